@@ -1,37 +1,31 @@
 import type { AreaName, MethodName, RpcInput, RpcOutput } from '@medlocker/core';
+import { ApiError as ContractApiError } from '@medlocker/core/client';
 import { sayRefusal } from './i18n/errors.ts';
 import { t } from './i18n/index.ts';
 
 /**
  * The patient page's RPC calls: `rpc('patientOrders', 'get', { orderId })` posts JSON to
  * `/api/patientOrders/get` with the page's own cookie (the patient session's, set by the server) and
- * resolves with the method's output type from core's contract. Types only come from core
- * (`import type`): its runtime (arktype) would more than double this page's JavaScript.
+ * resolves with the method's output type from core's contract. Only types come from core's index
+ * (`import type`): its runtime (arktype) would more than double this page's JavaScript; the error class
+ * comes from core's client module, which loads nothing.
  * Every failure is an {@link ApiError}; a 401 tells {@link onSessionEnded}'s listeners.
  */
 
 /** One field's problem as the server words it (SPEC §5/§8). */
 export type FieldError = { path: string; id: string; message: string };
 
-export class ApiError extends Error {
-  override name = 'ApiError';
+/** A refused or failed call: core's, the console's and the cli's, with the seconds a 429 asks to wait. */
+export class ApiError extends ContractApiError {
   constructor(
-    /** HTTP status; 0 when the server could not be reached. */
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly details: FieldError[] = [],
+    details: FieldError[] = [],
     /** Seconds, from `Retry-After` on a 429. */
     readonly retryAfter?: number,
   ) {
-    super(message);
-  }
-
-  /** Field path → message, for the messages shown beside the fields. */
-  get fieldErrors(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const d of this.details) if (d.path && !(d.path in out)) out[d.path] = d.message;
-    return out;
+    super(status, code, message, details);
   }
 }
 

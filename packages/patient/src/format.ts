@@ -44,31 +44,28 @@ const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GB
 /** 990 → '£9.90'. */
 export const formatPence = (pence: number) => pounds.format(pence / 100);
 
-const timeParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  hour: 'numeric',
-  minute: '2-digit',
-  hour12: true,
-});
-const dayParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-});
-const yearOf = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric' });
+/** A British English formatter of London time: every date and time on the patient's page is London's. */
+const inLondon = (options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', ...options });
+/** The parts of `ms` in this format, read by type ('' for a part the format has not). */
+function partsOf(format: Intl.DateTimeFormat, ms: number) {
+  const parts = format.formatToParts(ms);
+  return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+}
+
+const timeParts = inLondon({ hour: 'numeric', minute: '2-digit', hour12: true });
+const dayParts = inLondon({ weekday: 'long', day: 'numeric', month: 'long' });
+const yearOf = inLondon({ year: 'numeric' });
 
 /** '3:15pm' (London time; noon is 12pm, midnight 12am). */
 export function formatTime(ms: number): string {
-  const parts = timeParts.formatToParts(ms);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const get = partsOf(timeParts, ms);
   return `${get('hour')}:${get('minute')}${get('dayPeriod').replace(/\./g, '').toLowerCase()}`;
 }
 
 /** 'Friday 28 November' (London), with the year when it is not this year's: 'Friday 28 November 2025'. */
 export function formatDay(ms: number, now = Date.now()): string {
-  const parts = dayParts.formatToParts(ms);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const get = partsOf(dayParts, ms);
   const year = yearOf.format(ms);
   return `${get('weekday')} ${get('day')} ${get('month')}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
@@ -101,18 +98,12 @@ const welshMonths = [
   'Tachwedd',
   'Rhagfyr',
 ];
-const clock24 = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const monthNumber = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', month: 'numeric' });
+const clock24 = inLondon({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const monthNumber = inLondon({ month: 'numeric' });
 
 /** 'Dydd Gwener, 28 Tachwedd' (London). */
 function welshDay(ms: number): string {
-  const parts = dayParts.formatToParts(ms);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const get = partsOf(dayParts, ms);
   return `${welshDays[get('weekday')] ?? get('weekday')}, ${get('day')} ${welshMonths[Number(monthNumber.format(ms)) - 1]}`;
 }
 

@@ -73,3 +73,16 @@ export function pageOf<Row>(
   const last = items[items.length - 1] as Row;
   return { items, nextToken: encodeCursor(keyOf(last)) };
 }
+
+/**
+ * A page of a list newest first by id: `list` fetches up to `limit + 1` rows strictly before the id the
+ * token names (from the newest when there is none); answers the page and the next page's token.
+ */
+export async function pageBeforeId<Row extends { id: string }>(
+  token: string | null | undefined,
+  limit: number,
+  list: (page: { before?: string; limit: number }) => Promise<Row[]>,
+): Promise<{ items: Row[]; nextToken: string | null }> {
+  const before = decodeIdCursor(token);
+  return pageOf(await list({ ...(before ? { before } : {}), limit }), limit, (r) => [r.id]);
+}

@@ -1,20 +1,19 @@
 import { bagsToRemoveListMax, machinesPageSize } from '@medlocker/core';
 import type { Service } from '../../context/method.ts';
-import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { pageBeforeId } from '../../lists/paging.ts';
 import { auditMachine, requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
 export const listBags: Service<'bags/listBags'> = async (deps, _actor, input) => {
-  const before = decodeIdCursor(input.nextToken);
-  const rows = await listBagRows(deps.db, {
-    businessId: input.businessId,
-    ...(input.machineId ? { machineId: input.machineId } : {}),
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(before ? { before } : {}),
-    limit: machinesPageSize,
-  });
-  const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
+  const page = await pageBeforeId(input.nextToken, machinesPageSize, (at) =>
+    listBagRows(deps.db, {
+      businessId: input.businessId,
+      ...(input.machineId ? { machineId: input.machineId } : {}),
+      ...(input.filter ? { filter: input.filter } : {}),
+      ...at,
+    }),
+  );
   return { bags: page.items.map(toBag), nextToken: page.nextToken };
 };
 

@@ -187,6 +187,27 @@ async function linkableBusinesses(trx: Db, groupId: string, input: In<'businesse
   return found;
 }
 
+/**
+ * Puts a business in a group, or takes it out of its group (`to` null), audited as linkGroup or
+ * unlinkGroup with the group it joined or left.
+ */
+async function moveToGroup(
+  trx: Db,
+  deps: AppDeps,
+  actor: StaffActor,
+  move: { businessId: string; from: string | null; to: string | null; now: number },
+) {
+  const after = await patchBusiness(trx, move.businessId, { groupId: move.to, updated: move.now });
+  await audit(trx, deps, actor, {
+    action: move.to === null ? 'business.unlinkGroup' : 'business.linkGroup',
+    entityType: 'business',
+    entityId: move.businessId,
+    businessId: move.businessId,
+    details: { changed: ['groupId'], groupId: move.to ?? move.from },
+  });
+  return after;
+}
+
 export async function linkGroup(
   deps: AppDeps,
   actor: StaffActor,
@@ -205,14 +226,7 @@ export async function linkGroup(
     const linked: string[] = [];
     for (const business of await linkableBusinesses(trx, group.id, input)) {
       if (business.groupId === group.id) continue;
-      await patchBusiness(trx, business.id, { groupId: group.id, updated: now });
-      await audit(trx, deps, actor, {
-        action: 'business.linkGroup',
-        entityType: 'business',
-        entityId: business.id,
-        businessId: business.id,
-        details: { changed: ['groupId'], groupId: group.id },
-      });
+      await moveToGroup(trx, deps, actor, { businessId: business.id, from: business.groupId, to: group.id, now });
       linked.push(business.id);
     }
     return linked;
@@ -229,15 +243,7 @@ export async function unlinkGroup(
     const before = await mustFind(businesses, trx, input.id, true);
     assertEditable(businesses, before);
     if (before.groupId === null) return before;
-    const after = await patchBusiness(trx, input.id, { groupId: null, updated: deps.now() });
-    await audit(trx, deps, actor, {
-      action: 'business.unlinkGroup',
-      entityType: 'business',
-      entityId: input.id,
-      businessId: input.id,
-      details: { changed: ['groupId'], groupId: before.groupId },
-    });
-    return after;
+    return moveToGroup(trx, deps, actor, { businessId: input.id, from: before.groupId, to: null, now: deps.now() });
   });
   return { business };
 }

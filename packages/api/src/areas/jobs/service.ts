@@ -1,7 +1,7 @@
 import { AppError, jobsPageSize } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Out, Service } from '../../context/method.ts';
-import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { pageBeforeId } from '../../lists/paging.ts';
 import { countQueues, jobExists, listJobInfos, retryDead } from './repository.ts';
 
 export async function listQueues(deps: AppDeps): Out<'jobs/listQueues'> {
@@ -9,14 +9,13 @@ export async function listQueues(deps: AppDeps): Out<'jobs/listQueues'> {
 }
 
 export const listJobs: Service<'jobs/listJobs', unknown> = async (deps, _actor, input) => {
-  const before = decodeIdCursor(input.nextToken);
-  const jobs = await listJobInfos(deps.db, {
-    ...(input.type ? { type: input.type } : {}),
-    ...(input.status ? { status: input.status } : {}),
-    ...(before ? { before } : {}),
-    limit: jobsPageSize,
-  });
-  const page = pageOf(jobs, jobsPageSize, (r) => [r.id]);
+  const page = await pageBeforeId(input.nextToken, jobsPageSize, (at) =>
+    listJobInfos(deps.db, {
+      ...(input.type ? { type: input.type } : {}),
+      ...(input.status ? { status: input.status } : {}),
+      ...at,
+    }),
+  );
   return { jobs: page.items, nextToken: page.nextToken };
 };
 

@@ -3,7 +3,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Service } from '../../context/method.ts';
-import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { decodeCursor, pageBeforeId, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { listMachineEvents } from './event-repository.ts';
@@ -179,29 +179,23 @@ export const updateMachine: Service<'machines/updateMachine'> = async (deps, act
 
 export const listMachineStatus: Service<'machines/listMachineStatus'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
-  const before = decodeIdCursor(input.nextToken);
-  const statuses = await listMachineStatuses(deps.db, {
-    businessId: machine.businessId,
-    machineId: machine.id,
-    ...(before ? { before } : {}),
-    limit: machinesPageSize,
-  });
-  const page = pageOf(statuses, machinesPageSize, (r) => [r.id]);
+  const page = await pageBeforeId(input.nextToken, machinesPageSize, (at) =>
+    listMachineStatuses(deps.db, { businessId: machine.businessId, machineId: machine.id, ...at }),
+  );
   return { statuses: page.items, nextToken: page.nextToken };
 };
 
 export const listEvents: Service<'machines/listEvents'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
-  const before = decodeIdCursor(input.nextToken);
-  const events = await listMachineEvents(deps.db, {
-    businessId: machine.businessId,
-    machineId: machine.id,
-    ...(input.level ? { level: input.level } : {}),
-    ...(input.code ? { code: input.code } : {}),
-    ...(before ? { before } : {}),
-    limit: machinesPageSize,
-  });
-  const page = pageOf(events, machinesPageSize, (r) => [r.id]);
+  const page = await pageBeforeId(input.nextToken, machinesPageSize, (at) =>
+    listMachineEvents(deps.db, {
+      businessId: machine.businessId,
+      machineId: machine.id,
+      ...(input.level ? { level: input.level } : {}),
+      ...(input.code ? { code: input.code } : {}),
+      ...at,
+    }),
+  );
   return { events: page.items, nextToken: page.nextToken };
 };
 

@@ -3,7 +3,7 @@ import { auditListPage } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
-import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { pageBeforeId } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { type ListedMessage, listOutboxMessages } from './repository.ts';
 
@@ -39,15 +39,15 @@ const shown = ({ businessId: _business, patientId: _patient, ...message }: Liste
   isStaffAlarm(message.templateKey) ? message : { ...message, body: null };
 
 export const listOutbox: Service<'messages/listOutbox'> = async (deps, actor, input) => {
-  const before = decodeIdCursor(input.nextToken);
-  await requireBusiness(deps.db, input.businessId);
-  const rows = await listOutboxMessages(deps.db, {
-    businessId: input.businessId,
-    ...(input.status ? { status: input.status } : {}),
-    ...(before ? { before } : {}),
-    limit: messagesPageSize,
+  // The token is read before the business is looked up: a forged token is a 400 whatever the business.
+  const page = await pageBeforeId(input.nextToken, messagesPageSize, async (at) => {
+    await requireBusiness(deps.db, input.businessId);
+    return listOutboxMessages(deps.db, {
+      businessId: input.businessId,
+      ...(input.status ? { status: input.status } : {}),
+      ...at,
+    });
   });
-  const page = pageOf(rows, messagesPageSize, (r) => [r.id]);
   await auditPatientMessages(deps, actor, input.businessId, page.items);
   return {
     messages: page.items.map(shown),

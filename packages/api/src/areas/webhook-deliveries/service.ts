@@ -3,7 +3,7 @@ import { audit, entityAudit } from '../../audit/audit.ts';
 import type { Service } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
-import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { pageBeforeId } from '../../lists/paging.ts';
 import { inEditableBusiness, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type Db,
@@ -51,17 +51,17 @@ export const getEndpoint: Service<'webhooks/getEndpoint'> = async (deps, _actor,
 };
 
 export const listDeliveries: Service<'webhooks/listDeliveries'> = async (deps, _actor, input) => {
-  const before = decodeIdCursor(input.nextToken);
-  await requireBusiness(deps.db, input.businessId);
-  const rows = await listDeliveryRows(deps.db, {
-    businessId: input.businessId,
-    ...(input.eventType ? { eventType: input.eventType } : {}),
-    ...(input.outcome ? { outcome: input.outcome } : {}),
-    ...(input.since !== undefined ? { since: input.since } : {}),
-    ...(before ? { before } : {}),
-    limit: webhooksPageSize,
+  // The token is read before the business is looked up: a forged token is a 400 whatever the business.
+  const page = await pageBeforeId(input.nextToken, webhooksPageSize, async (at) => {
+    await requireBusiness(deps.db, input.businessId);
+    return listDeliveryRows(deps.db, {
+      businessId: input.businessId,
+      ...(input.eventType ? { eventType: input.eventType } : {}),
+      ...(input.outcome ? { outcome: input.outcome } : {}),
+      ...(input.since !== undefined ? { since: input.since } : {}),
+      ...at,
+    });
   });
-  const page = pageOf(rows, webhooksPageSize, (r) => [r.id]);
   return { deliveries: page.items, nextToken: page.nextToken };
 };
 

@@ -90,7 +90,11 @@ export function SignUpList() {
   const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
   const [notice, setNotice] = useState<string>();
   const key = ['signUps', 'list', businessId] as const;
-  const reload = () => void queryClient.invalidateQueries({ queryKey: key });
+  /** A sign-up edited or deleted: says so above the list and reads the list again. */
+  const changed = (message: string) => {
+    setNotice(message);
+    void queryClient.invalidateQueries({ queryKey: key });
+  };
 
   return (
     <ListPage
@@ -130,9 +134,7 @@ export function SignUpList() {
           signUp={editing}
           onClose={(saved) => {
             setEditing(null);
-            if (!saved) return;
-            setNotice(t('patients.signUps.saved', { name: `${saved.firstName} ${saved.lastName}` }));
-            reload();
+            if (saved) changed(t('patients.signUps.saved', { name: `${saved.firstName} ${saved.lastName}` }));
           }}
         />
       )}
@@ -141,9 +143,7 @@ export function SignUpList() {
           signUp={deleting}
           onClose={(deleted) => {
             setDeleting(null);
-            if (!deleted) return;
-            setNotice(t('patients.signUps.deleted', { name: `${deleting.firstName} ${deleting.lastName}` }));
-            reload();
+            if (deleted) changed(t('patients.signUps.deleted', { name: `${deleting.firstName} ${deleting.lastName}` }));
           }}
         />
       )}
