@@ -22,7 +22,7 @@ export type MachineHubOptions = {
 export const defaultMachineHubOptions: MachineHubOptions = {
   heartbeatIntervalSeconds: protocolTiming.defaultHeartbeatIntervalSeconds,
   sweepEveryMs: 15_000,
-  batch: { maxReadings: 2000, recomputeEveryMs: 60_000 },
+  batch: { maxReadings: 2000, recomputeEveryMs: 60_000, gatherMs: 2 },
 };
 
 /** Reads the access token from `Authorization: Bearer` or from the offered subprotocols. */

@@ -25,14 +25,20 @@ export type BatcherOptions = {
   recomputeEveryMs: number;
   /** Batches committing at the same time (PostgreSQL has a pool; PGlite runs one query at a time). */
   concurrentFlushes?: number;
+  /**
+   * A batch starts at least this long after the one before (ms; 0: as soon as a slot is free): readings
+   * that arrive meanwhile go together, so a busy hub writes fewer, larger statements.
+   */
+  gatherMs?: number;
 };
 
 /**
  * Groups TemperatureReadings from all lockers into one statement per batch instead of one transaction
- * per message (PGlite runs one query at a time and blocks the event loop while it does). Group commit
- * without a timer: readings are written as soon as a commit slot is free (what arrived in the same turn
- * of the event loop goes together); while every slot is committing, the next batch gathers. So a quiet
- * hub answers after one commit, and a busy one writes bigger batches rather than queueing small ones.
+ * per message (PGlite runs one query at a time and blocks the event loop while it does). Group commit:
+ * readings are written when a commit slot is free and `gatherMs` has passed since the last batch began
+ * (what arrived meanwhile goes together); while every slot is committing, the next batch gathers. So a
+ * quiet hub answers after one commit, and a busy one writes bigger batches rather than many small ones
+ * (with four slots and no gathering, nearly every turn of the event loop wrote its own statement).
  * Each caller is answered only after the commit.
  */
 export class ReadingsBatcher {
@@ -47,6 +53,8 @@ export class ReadingsBatcher {
   private readonly cooling = new Map<string, number>();
   private recomputing = false;
   private nextCheck = 0;
+  /** When the last batch started (performance.now()). */
+  private lastFlush = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: AppDeps,
@@ -68,10 +76,13 @@ export class ReadingsBatcher {
   private schedule() {
     if (this.scheduled || !this.slotFree) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       while (this.queue.length > 0 && this.slotFree) void this.flush();
-    });
+    };
+    const wait = this.lastFlush + (this.options.gatherMs ?? 0) - performance.now();
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
 
   /** Writes the oldest queued events, up to `maxReadings` readings (one event at least). */
@@ -84,6 +95,7 @@ export class ReadingsBatcher {
       take++;
     }
     const batch = this.queue.splice(0, take);
+    this.lastFlush = performance.now();
     this.inFlight++;
     const now = this.deps.now();
     const began = performance.now();
