@@ -30,7 +30,7 @@ import { type RunningCluster, startCluster } from '../../scripts/cluster-kit.ts'
 import { Lines, machineBusy, PostgresCpu, percentiles, seed, spawnReady, usage } from '../hub/harness.ts';
 import type { LoadConfig, LoadResult } from '../hub/load.ts';
 import { seedBusinesses } from '../rpc/fixture.ts';
-import { benchOrigin } from '../rpc/mode.ts';
+import { benchApiEnv } from '../rpc/mode.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,16 +48,7 @@ const { values } = parseArgs({
 });
 // The load's origin and the api's PUBLIC_URL agree through BENCH_MODE (bench/rpc/mode.ts).
 if (values.mode === 'production') process.env.BENCH_MODE = 'production';
-const apiEnv: Record<string, string> =
-  values.mode === 'production'
-    ? {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: benchOrigin(),
-        SMTP_URL: 'smtp://127.0.0.1:2525',
-        SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
-      }
-    : { NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: benchOrigin() };
+const apiEnv = benchApiEnv();
 const sizes = values.sizes.split(',').map(Number);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);

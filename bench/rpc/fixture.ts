@@ -11,24 +11,11 @@ import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
-import { benchOrigin, benchProduction } from './mode.ts';
+import { benchApiEnv } from './mode.ts';
 
-/**
- * The api's config: in production mode with the variables production refuses to start without (no mail
- * is sent; the address is the load's origin).
- */
+/** The api's config for the bench's mode. */
 export function benchConfig() {
-  return loadConfig(
-    benchProduction()
-      ? {
-          NODE_ENV: 'production',
-          LOG_LEVEL: 'silent',
-          PUBLIC_URL: benchOrigin(),
-          SMTP_URL: 'smtp://127.0.0.1:2525',
-          SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
-        }
-      : { NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: benchOrigin() },
-  );
+  return loadConfig(benchApiEnv());
 }
 
 /** The 200 businesses `businesses/listBusinesses` pages through, unless the database has some already. */

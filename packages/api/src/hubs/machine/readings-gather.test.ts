@@ -37,7 +37,8 @@ describeApi(
       await Bun.sleep(20);
       rest.push(reading(3), reading(4));
       const answers = await Promise.all([first, ...rest]);
-      expect(answers).toEqual(Array.from({ length: 4 }, () => ({ stored: 1, duplicate: false })));
+      const stored = { stored: 1, duplicate: false };
+      expect(answers).toEqual([stored, stored, stored, stored]);
       expect(batches).toEqual([1, 3]);
       expect(await t.db.selectFrom('temperature_readings').select('value').execute()).toHaveLength(4);
     });
