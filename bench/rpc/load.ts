@@ -2,7 +2,8 @@
  * The load, in its own process, for S seconds after W seconds of warm-up. Closed loop (default): N
  * concurrent keep-alive clients, each sending its next request when the last one is answered. Open loop
  * (a rate given): requests started at that many a second on a 1 ms tick whatever the answers, at most N
- * in flight (a request due while N are in flight is counted as skipped, not sent late). Prints `measure`
+ * in flight (a request due while N are in flight is counted as skipped; after a stall of the tick the
+ * requests due meanwhile go out together). Prints `measure`
  * when the warm-up ends and `measured` when the measured seconds end (a caller reading CPU around the
  * measured part only), then one JSON line: requests (and warm-up requests), errors, skipped, seconds,
  * latency percentiles in ms, and this process's CPU over the measured seconds as a share of one core

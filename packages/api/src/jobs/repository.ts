@@ -104,8 +104,9 @@ export async function enqueueJob<Payloads = JobPayloads>(
 }
 
 /**
- * Takes up to `limit` due waiting jobs of these types for `worker`, until `now + leaseMs`: rows another
- * process is taking at the same moment are skipped, never waited for, so each job goes to one worker.
+ * Takes up to `limit` due waiting jobs of these types for `worker`, each until `now` plus its type's lease
+ * (`leases`, else `leaseMs`): rows another process is taking at the same moment are skipped, never waited
+ * for, so each job goes to one worker.
  * Oldest job first among those due (ids are UUIDv7: creation order; `jobs_status_idx` is (status, id)):
  * a retry that comes due goes before jobs queued after it, rather than behind every job due before its
  * retry time (a backlog of 10,000 messages pushed each refused one behind the whole backlog, then its

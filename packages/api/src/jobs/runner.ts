@@ -23,6 +23,8 @@ import { checkPattern, queueDueSchedules, type Schedule } from './schedule.ts';
 import { goneWorkers, pidSpace, workerName } from './worker-name.ts';
 
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** The longest a runner goes without reading the schedules, however far off the next one is due. */
+const SCHEDULES_LOOK_MS = 60_000;
 
 export {
   type JobContext,
@@ -85,7 +87,7 @@ class JobRunner {
   private ticking: Promise<number> | undefined;
   private lastCleanup = 0;
   private lastHousekeeping = Number.NEGATIVE_INFINITY;
-  /** When the next schedule is due, as the last look saw it. */
+  /** When to read the schedules next: the next due one as the last look saw them, a minute at most. */
   private schedulesDue = Number.NEGATIVE_INFINITY;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private renewing = false;
@@ -283,9 +285,12 @@ class JobRunner {
           this.logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
         }
       }
-      // Between due times no process reads the schedules: each knows the next one from its last look.
+      // Between due times a process reads the schedules once a minute, not once a second: it knows the
+      // next one from its last look, and the minute bounds how long a row another version of the code
+      // (or a person) changed goes unseen.
       if (this.schedules.length > 0 && at >= this.schedulesDue) {
-        this.schedulesDue = (await queueDueSchedules(this.db, this.schedules, at)).nextDue;
+        const { nextDue } = await queueDueSchedules(this.db, this.schedules, at);
+        this.schedulesDue = Math.min(nextDue, at + SCHEDULES_LOOK_MS);
       }
     }
     if (at - this.lastCleanup > 3_600_000) {

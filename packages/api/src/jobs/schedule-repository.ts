@@ -25,7 +25,12 @@ export async function lockSchedules(tx: Transaction<Database>, names: string[]) 
     .forUpdate()
     .skipLocked()
     .execute();
-  return rows.map((r) => ({ name: r.name, pattern: r.pattern, nextRunAt: Number(r.next_run_at) }));
+  return rows.map((r) => ({
+    name: r.name,
+    pattern: r.pattern,
+    nextRunAt: Number(r.next_run_at),
+    updated: Number(r.updated),
+  }));
 }
 
 export async function updateSchedule(

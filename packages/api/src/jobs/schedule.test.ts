@@ -63,6 +63,17 @@ describeDb('schedules', (t) => {
     expect(await queued()).toHaveLength(2);
   });
 
+  it('runs its own pattern when code with another one rewrote the row meanwhile (a rolling deploy)', async () => {
+    await queueDueSchedules(t.db, [daily], at('2026-11-02T06:00:00Z'));
+    const other: Schedule<AnyJobs> = { ...daily, pattern: '0 9 * * *' };
+    await queueDueSchedules(t.db, [other], at('2026-11-02T06:30:00Z'));
+    const due = at('2026-11-02T07:00:00Z');
+    expect((await queueDueSchedules(t.db, [daily], due)).queued).toEqual(['digest']);
+    expect(await queued()).toMatchObject([{ run_after: due, dedupe_key: `schedule:digest:${due}` }]);
+    const row = await t.db.selectFrom('job_schedules').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ pattern: '0 7 * * *', next_run_at: at('2026-11-03T07:00:00Z'), last_run_at: due });
+  });
+
   it('follows a pattern changed in code from the next run on', async () => {
     await queueDueSchedules(t.db, [daily], at('2026-11-02T06:00:00Z'));
     const changed: Schedule<AnyJobs> = { ...daily, pattern: '0 9 * * *' };

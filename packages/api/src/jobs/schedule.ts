@@ -70,20 +70,28 @@ export async function queueDueSchedules<Payloads>(
       const schedule = byName.get(row.name);
       if (!schedule) continue;
       const next = nextRunAt(schedule.pattern, now);
-      if (row.pattern !== schedule.pattern) {
-        // The pattern changed in code: the next run follows the new one, nothing runs for the old.
+      // The pattern changed in code: the next run follows this code's pattern, nothing runs for the
+      // other. Its time is counted from the row's last change, so a run of this pattern that fell due
+      // since (code with the other pattern wrote the row meanwhile: a rolling deploy, a rollback) is
+      // queued now rather than lost.
+      const due = row.pattern === schedule.pattern ? row.nextRunAt : nextRunAt(schedule.pattern, row.updated);
+      if (row.pattern !== schedule.pattern && due > now) {
         await updateSchedule(tx, row.name, { pattern: schedule.pattern, next_run_at: next, updated: now });
         nextDue = Math.min(nextDue, next);
         continue;
       }
-      const due = row.nextRunAt;
       if (due > now) {
         nextDue = Math.min(nextDue, due);
         continue;
       }
       const job = { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` } as NewJob<Payloads>;
       await enqueueJob<Payloads>(tx, job, now);
-      await updateSchedule(tx, row.name, { next_run_at: next, last_run_at: due, updated: now });
+      await updateSchedule(tx, row.name, {
+        pattern: schedule.pattern,
+        next_run_at: next,
+        last_run_at: due,
+        updated: now,
+      });
       nextDue = Math.min(nextDue, next);
       queued.push(row.name);
     }

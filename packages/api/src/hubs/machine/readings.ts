@@ -72,7 +72,10 @@ export class ReadingsBatcher {
     return this.inFlight < (this.options.concurrentFlushes ?? 1);
   }
 
-  /** Flushes after this turn of the event loop if a commit slot is free; else a finishing commit will. */
+  /**
+   * Flushes after this turn of the event loop, or once `gatherMs` has passed since the last batch began,
+   * if a commit slot is free; else a finishing commit will.
+   */
   private schedule() {
     if (this.scheduled || !this.slotFree) return;
     this.scheduled = true;
