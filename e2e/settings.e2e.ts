@@ -59,6 +59,12 @@ test('SMS templates preview live and refuse an order-ready message without ${pin
     .fill('Your order is ready. PIN ${pin}, collect by ${expires}.');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('SMS templates saved.')).toBeVisible();
+  // Away and back within the app: the form starts from a new read, not the answer from before the save.
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'SMS templates' }).click();
+  await expect(page.getByRole('textbox', { name: 'Order ready' })).toHaveValue(
+    'Your order is ready. PIN ${pin}, collect by ${expires}.',
+  );
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Order collected' })).toHaveValue(
     'Thanks for collecting from ${businessName}.',

@@ -43,9 +43,26 @@ export type Query<T> = {
   reload: () => void;
 };
 
+export type QueryOptions = {
+  /**
+   * The answer is dropped as soon as no page shows it, so a page opened again reads anew before it
+   * shows anything: for a form, whose fields start from the answer it first gets (one started from an
+   * answer cached before its last save showed the values from before it).
+   */
+  fresh?: boolean;
+};
+
 /** One server read, cached under `key` (`[area, method, ...inputs]`); loads when the key changes. */
-export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: QueryKey): Query<T> {
-  const query = useTanstackQuery({ queryKey: key, queryFn: () => load(neverAborted) });
+export function useQuery<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  key: QueryKey,
+  options: QueryOptions = {},
+): Query<T> {
+  const query = useTanstackQuery({
+    queryKey: key,
+    queryFn: () => load(neverAborted),
+    ...(options.fresh ? { gcTime: 0 } : {}),
+  });
   const { refetch } = query;
   const reload = useCallback(() => void refetch(), [refetch]);
   return { data: query.data, error: query.error ?? undefined, isLoading: query.isFetching, reload };
@@ -58,9 +75,10 @@ export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: Quer
 export function useRpcQuery<A extends AreaName, M extends MethodOf<A>>(
   key: readonly [A, M, ...unknown[]],
   input: RpcInput<A, M>,
+  options?: QueryOptions,
 ): Query<RpcOutput<A, M>> {
   const [area, method] = key;
-  return useQuery((signal) => rpc(area, method, ...([input, { signal }] as RpcArgs<A, M>)), key);
+  return useQuery((signal) => rpc(area, method, ...([input, { signal }] as RpcArgs<A, M>)), key, options);
 }
 
 export type Page<T> = { items: T[]; nextToken: string | null };

@@ -16,7 +16,7 @@ type Templates = Record<AlarmTemplateCode, string>;
 const codeLabel = (code: AlarmTemplateCode) =>
   `${code} · ${machineAlerts[code].name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`)}`;
 
-const useTemplates = () => useRpcQuery(['globalSettings', 'getAlarmMessageTemplates'], {});
+const useTemplates = () => useRpcQuery(['globalSettings', 'getAlarmMessageTemplates'], {}, { fresh: true });
 
 /** SPEC §2 `/alarmMessageTemplates`: the message sent for each templated machine alarm. */
 export function AlarmMessageTemplates() {

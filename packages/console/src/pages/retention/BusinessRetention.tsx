@@ -13,7 +13,11 @@ import { PeriodsForm, type PeriodTexts, periodValue, RetentionPreview, textsOf }
  */
 export function BusinessRetentionPage() {
   const { business } = useBusiness();
-  const query = useRpcQuery(['dataProtection', 'getBusinessRetention', business.id], { businessId: business.id });
+  const query = useRpcQuery(
+    ['dataProtection', 'getBusinessRetention', business.id],
+    { businessId: business.id },
+    { fresh: true },
+  );
   return (
     <SettingsHeader title={t('retention.business.title')}>
       <p>{t('retention.business.lead')}</p>

@@ -10,7 +10,7 @@ import { PeriodsForm, periodValue, RetentionPreview, textsOf } from './retention
  * nightly run would remove across every business.
  */
 export function ProductRetention() {
-  const query = useRpcQuery(['dataProtection', 'getRetentionPolicy'], {});
+  const query = useRpcQuery(['dataProtection', 'getRetentionPolicy'], {}, { fresh: true });
   return (
     <section aria-labelledby="retention-heading">
       <h2 id="retention-heading" className="section-title">

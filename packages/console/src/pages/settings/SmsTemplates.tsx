@@ -59,10 +59,11 @@ const pinPlaceholder = '${pin}';
 export function SmsTemplatesPage() {
   const { business } = useBusiness();
   const [language, setLanguage] = useState<Locale>('en');
-  const query = useRpcQuery(['businessSettings', 'getBusinessSmsTemplates', business.id, language], {
-    businessId: business.id,
-    language,
-  });
+  const query = useRpcQuery(
+    ['businessSettings', 'getBusinessSmsTemplates', business.id, language],
+    { businessId: business.id, language },
+    { fresh: true },
+  );
   return (
     <SettingsHeader title={t('sms.title')}>
       <Select

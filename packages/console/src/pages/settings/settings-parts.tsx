@@ -56,6 +56,7 @@ export function BusinessSettingsPage<A extends AreaName, M extends MethodOf<A>>(
   const query = useQuery(
     (signal) => (rpc as ReadSettings<A, M>)(area, method, { businessId: business.id }, { signal }),
     [area, method, business.id],
+    { fresh: true },
   );
   return (
     <SettingsHeader title={title}>
