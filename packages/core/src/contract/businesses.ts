@@ -6,7 +6,7 @@ import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
 import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
-import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 import { byId } from './method-builders.ts';
 import { Ok } from './ok.ts';
@@ -22,7 +22,7 @@ export type Archived = ArchivedStamp;
 export const infoPageSize = 25;
 
 /** A list's search box: a case-insensitive prefix of the name. */
-export const Filter = 'string <= 200';
+export const Filter = SearchText;
 
 /** A free-text line: trimmed, blank means none (null). */
 export const OptionalLine = upTo(stringLimits.addressLine)
@@ -72,8 +72,17 @@ export const BusinessForm = type({
 });
 export type BusinessForm = typeof BusinessForm.inferIn;
 
-/** `#rgb` or `#rrggbb`, as the console's colour picker gives. */
-export const LogoColour = upTo(stringLimits.code, type(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/));
+const logoColourPattern = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/**
+ * `#rgb` or `#rrggbb`, as the console's colour picker gives. The pattern is a narrow, checked once the
+ * length passes: as a native pattern, arktype would report an overlong value's pattern and length
+ * together in one message of its own rather than SPEC §5's length message. Its words are arktype's
+ * pattern message as before; the JSON Schema shows only the `maxLength`.
+ */
+export const LogoColour = upTo(stringLimits.code).narrow(
+  (s, ctx) => logoColourPattern.test(s) || ctx.mustBe(`matched by ${logoColourPattern.source}`),
+);
 
 /** Logo methods, the same for businesses and groups. Uploads are JPEG or PNG by content, at most 262144 bytes. */
 export const logoMethods = <O extends Type>(entity: 'business' | 'group', updated: O) =>
@@ -93,7 +102,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
       input: type({
         id: Id,
         /** A path uploadLogo answered, or null for no logo. */
-        path: 'string <= 200 | null',
+        path: upTo(stringLimits.logoPath).or('null'),
         backgroundColor: LogoColour,
       }),
       output: updated,
@@ -103,7 +112,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
     deleteLogo: {
       input: type({
         /** The logo's path (`/files/logos/<name>`) or its name. */
-        key: 'string > 0 & string <= 200',
+        key: upTo(stringLimits.logoPath, type('string > 0')),
       }),
       output: Ok,
       access: supportOnly,

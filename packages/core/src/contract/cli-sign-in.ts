@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Method, publicAccess, signedInSelf } from './define.ts';
 import { withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
@@ -23,14 +24,14 @@ export const cliSignInMethods = {
     summary: 'Starts a command-line sign-in: a code for the person to approve in the console, and one to poll with.',
   }),
   approveCliSignIn: {
-    input: type({ userCode: 'string <= 32' }),
+    input: type({ userCode: upTo(stringLimits.userCode) }),
     output: Ok,
     access: signedInSelf,
     summary:
       "Approves the command-line sign-in showing this code, as the signed-in user ('invalid code' if unknown or expired).",
   },
   pollCliSignIn: {
-    input: type({ deviceCode: 'string <= 512' }),
+    input: type({ deviceCode: upTo(stringLimits.token) }),
     output: type({ status: "'pending' | 'approved' | 'expired'", 'token?': 'string', 'expires?': 'number' }),
     access: publicAccess,
     summary: 'What became of a command-line sign-in; once approved, its session token (handed out once).',

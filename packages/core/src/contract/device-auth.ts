@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Id } from '../validation/string-limits.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Method, supportOnly } from './define.ts';
 import { Ok } from './ok.ts';
 
@@ -10,7 +10,7 @@ import { Ok } from './ok.ts';
  * 'invalid code').
  */
 export const activateDeviceAuth = {
-  input: type({ machineId: Id, userCode: 'string <= 32' }),
+  input: type({ machineId: Id, userCode: upTo(stringLimits.userCode) }),
   output: Ok,
   access: supportOnly,
   summary: 'Pairs the locker showing this user code with a machine; its old credentials are revoked.',

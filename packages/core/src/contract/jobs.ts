@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
+import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 import { byId, withoutInput } from './method-builders.ts';
 import { Paging } from './paging.ts';
@@ -48,7 +49,7 @@ export const jobs = defineArea({
   listJobs: {
     input: type({
       /** Only jobs of this type; every type when left out. */
-      'type?': 'string > 0 & string <= 100',
+      'type?': upTo(stringLimits.jobType, type('string > 0')),
       /** Only jobs in this state; every state when left out. */
       'status?': JobState.configure({ message: validationMessages.INVALID_FORMAT, validationId: 'INVALID_FORMAT' }),
       ...Paging,

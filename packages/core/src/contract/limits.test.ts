@@ -31,16 +31,37 @@ const methods = Object.entries(contract).flatMap(([area, methods]) =>
 const inputSchemaOf = (method: Method) =>
   method.input.toJsonSchema({ fallback: (ctx: { base: unknown }) => ctx.base } as never) as unknown;
 
-/** The top-level string fields of an input's JSON Schema (of each branch of a union), with their maximum length. */
-function topLevelStringsOf(schema: unknown): [key: string, max: number][] {
+/** A step into an input: a key of an object, or the first item of a list. */
+type Step = string | 0;
+
+const isNumber = (s: Schema) => s.type === 'number' || s.type === 'integer';
+
+/**
+ * Every string field with a maximum length in an input's JSON Schema, nested ones and list items too,
+ * with its path. The text branch of a number field (a number or text of one) is left out: its words
+ * are the number rule's own ('Please enter a positive whole number') whatever the text is.
+ */
+function boundedStringsOf(schema: unknown, path: Step[] = [], found: { path: Step[]; max: number }[] = []) {
+  if (!schema || typeof schema !== 'object') return found;
   const s = schema as Schema;
-  const branches = (s.properties ? [s] : [...((s.anyOf ?? s.allOf ?? []) as Schema[])]).filter((b) => b.properties);
-  return branches.flatMap((branch) =>
-    Object.entries(branch.properties as Record<string, Schema>).flatMap(([key, field]) => {
-      const string = [field, ...((field.anyOf ?? []) as Schema[])].find((f) => f.type === 'string');
-      return typeof string?.maxLength === 'number' ? [[key, string.maxLength] as [string, number]] : [];
-    }),
-  );
+  if (s.type === 'string' && typeof s.maxLength === 'number') found.push({ path, max: s.maxLength });
+  for (const [key, child] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
+    boundedStringsOf(child, [...path, key], found);
+  }
+  if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) boundedStringsOf(s.items, [...path, 0], found);
+  for (const branches of [s.anyOf, s.allOf, s.oneOf] as (Schema[] | undefined)[]) {
+    const numberField = branches?.some(isNumber) ?? false;
+    for (const branch of branches ?? []) {
+      if (!(numberField && branch.type === 'string')) boundedStringsOf(branch, path, found);
+    }
+  }
+  return found;
+}
+
+/** An input holding `leaf` at `path` (and nothing else). */
+function inputWith([step, ...rest]: Step[], leaf: unknown): unknown {
+  if (step === undefined) return leaf;
+  return step === 0 ? [inputWith(rest, leaf)] : { [step]: inputWith(rest, leaf) };
 }
 
 describe('input limits of the contract', () => {
@@ -73,16 +94,16 @@ describe('input limits of the contract', () => {
     ]);
   });
 
-  it("tells an overlong id SPEC §5's length message itself, so the error body's message says it too", () => {
-    const plain = methods.flatMap(({ name, method }) =>
-      topLevelStringsOf(inputSchemaOf(method))
-        .filter(([key]) => key === 'id' || key.endsWith('Id'))
-        .flatMap(([key, max]) => {
-          const result = method.input({ [key]: 'x'.repeat(max + 1) });
-          const error = isArkErrors(result) ? [...result].find((e) => e.path.join('.') === key) : undefined;
-          return error?.message === validationMessage.maxLength(max) ? [] : [`${name}.${key}: ${error?.message}`];
-        }),
-    );
+  it("tells every overlong string SPEC §5's length message itself, so the error body's message says it too", () => {
+    const plain = methods.flatMap(({ name, method }) => {
+      const fields = new Map(boundedStringsOf(inputSchemaOf(method)).map((f) => [`${f.path.join('.')}:${f.max}`, f]));
+      return [...fields.values()].flatMap(({ path, max }) => {
+        const result = method.input(inputWith(path, 'x'.repeat(max + 1)));
+        const at = path.join('.');
+        const error = isArkErrors(result) ? [...result].find((e) => e.path.join('.') === at) : undefined;
+        return error?.message === validationMessage.maxLength(max) ? [] : [`${name}.${at}: ${error?.message}`];
+      });
+    });
     expect(plain).toEqual([]);
   });
 });

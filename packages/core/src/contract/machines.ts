@@ -5,7 +5,7 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
-import { Id } from '../validation/string-limits.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
@@ -23,8 +23,8 @@ export const fleetAlarmsPerMachine = 25;
 /** The fields of the three commands staff send a locker (docs/LOCKER-PROTOCOL.md §7). */
 const LockerCommandInput = {
   requested: "'StatusNotification' | 'Heartbeat' | 'BootNotification'",
-  key: 'string > 0 & string <= 64',
-  value: 'string <= 500',
+  key: upTo(stringLimits.lockerConfigKey, type('string > 0')),
+  value: upTo(stringLimits.lockerConfigValue),
   type: "'Soft' | 'Hard'",
 } as const;
 

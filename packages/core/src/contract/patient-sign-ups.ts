@@ -56,7 +56,7 @@ export const OnlineSignUp = type({
 });
 export type OnlineSignUp = typeof OnlineSignUp.infer;
 
-const Code = 'string <= 20';
+const Code = upTo(stringLimits.verificationCode);
 
 export const patientSignUps = defineArea({
   business: {
@@ -79,8 +79,8 @@ export const patientSignUps = defineArea({
   }),
   verify: {
     input: type({
-      'emailCode?': type(Code).or('null'),
-      'mobileCode?': type(Code).or('null'),
+      'emailCode?': Code.or('null'),
+      'mobileCode?': Code.or('null'),
       'language?': LanguageChoice,
     }),
     output: OnlineSignUp,

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
-import { Id } from '../validation/string-limits.ts';
+import { Id, SearchText } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
@@ -67,7 +67,7 @@ export const patients = defineArea({
     input: type({
       businessId: Id,
       /** Case-insensitive prefix of full or family name, display id, mobile (07… or +447…) or email. */
-      'filter?': 'string <= 200',
+      'filter?': SearchText,
       ...Paging,
       /** Leave out deleted patients. */
       'onlyCurrent?': 'boolean',

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
-import { Id, NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, NextToken, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 import { byId } from './method-builders.ts';
 import { Ok } from './ok.ts';
@@ -96,7 +96,7 @@ export const signUps = defineArea({
     input: type({
       businessId: Id,
       /** Case-insensitive prefix of first name, last name, email or mobile. */
-      'filter?': 'string <= 200',
+      'filter?': SearchText,
       'nextToken?': NextToken,
       /** true: confirmed and rejected ones; false or absent: new and validated ones. */
       'past?': 'boolean',

@@ -1,12 +1,12 @@
 import { type } from 'arktype';
-import { Id } from '../validation/string-limits.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, publicAccess, staff } from './define.ts';
 
 /**
  * A link's target: a path on the portal (`/p/...`) or an address on PUBLIC_URL. The api refuses any
  * other host, so a short link can never send a patient somewhere else (an open redirect).
  */
-const Target = type('string > 0 & string <= 2048');
+const Target = upTo(stringLimits.url, type('string > 0'));
 
 /** Longest a code may be in a request: real codes are 22 characters; anything longer is simply unknown. */
 export const shortUrlCodeMaxLength = 256;
@@ -20,7 +20,7 @@ export const url = defineArea({
       'A short link `/u/{code}` on PUBLIC_URL to a portal path, expiring with the order when one is given (else after 30 days).',
   },
   getUrl: {
-    input: type({ code: `string <= ${shortUrlCodeMaxLength}` }),
+    input: type({ code: upTo(shortUrlCodeMaxLength) }),
     output: type({ target: 'string' }),
     access: publicAccess,
     summary: 'Where a short link leads; an unknown or expired code is a 404.',

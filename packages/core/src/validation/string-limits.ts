@@ -47,6 +47,20 @@ export const stringLimits = {
   reason: 500,
   /** Short codes and colours ('#1d4ed8', 'EM_0001'). */
   code: 32,
+  /** The code a person types to pair a locker or approve a command-line sign-in. */
+  userCode: 32,
+  /** A sign-up's email or mobile verification code as typed (real ones are 6 digits). */
+  verificationCode: 20,
+  /** A stored logo's path (`/files/logos/<name>`) or name. */
+  logoPath: 200,
+  /** A locker configuration key sent with a command (docs/LOCKER-PROTOCOL.md §7). */
+  lockerConfigKey: 64,
+  /** A locker configuration value sent with a command. */
+  lockerConfigValue: 500,
+  /** A job type to list (a queue's name). */
+  jobType: 100,
+  /** What the health ping echoes. */
+  echo: 100,
   /**
    * A logo as a data URL. 256 KB of image is about 350 KB in base64, but the limit is kept near the 1 MB
    * body limit so that an image of up to ~740 KB still gets SPEC §5's size message ('Only files under

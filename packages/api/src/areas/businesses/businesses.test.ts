@@ -72,6 +72,30 @@ describeApi(
       }
     });
 
+    it("refuses a search over 200 characters with SPEC §5's length message as the error's message too", async () => {
+      const { as } = await supportSession(t);
+      const tooLong = 'x'.repeat(201);
+      const refused = (path: string) => ({
+        code: 'VALIDATION',
+        message: 'Value must be at most 200 characters long',
+        details: [{ path, id: 'INVALID_LENGTH', message: 'Value must be at most 200 characters long' }],
+      });
+      const answers = {
+        'businesses/listBusinesses': [
+          await t.call('businesses', 'listBusinesses', { filterText: tooLong }, as),
+          'filterText',
+        ],
+        'businesses/listBusinessesInfo': [
+          await t.call('businesses', 'listBusinessesInfo', { filter: tooLong }, as),
+          'filter',
+        ],
+        'groups/listGroups': [await t.call('groups', 'listGroups', { filter: tooLong }, as), 'filter'],
+      } as const;
+      for (const [method, [res, path]] of Object.entries(answers)) {
+        expect([method, res.status, res.body.error]).toEqual([method, 400, refused(path)]);
+      }
+    });
+
     it('refuses a repeated email or mobile at the repeat, written either way', async () => {
       const { as } = await supportSession(t);
       const res = await t.call(
