@@ -74,14 +74,11 @@ export async function queueDueSchedules<Payloads>(
       // other. Its time is counted from the row's last change, so a run of this pattern that fell due
       // since (code with the other pattern wrote the row meanwhile: a rolling deploy, a rollback) is
       // queued now rather than lost.
-      const due = row.pattern === schedule.pattern ? row.nextRunAt : nextRunAt(schedule.pattern, row.updated);
-      if (row.pattern !== schedule.pattern && due > now) {
-        await updateSchedule(tx, row.name, { pattern: schedule.pattern, next_run_at: next, updated: now });
-        nextDue = Math.min(nextDue, next);
-        continue;
-      }
+      const changed = row.pattern !== schedule.pattern;
+      const due = changed ? nextRunAt(schedule.pattern, row.updated) : row.nextRunAt;
       if (due > now) {
-        nextDue = Math.min(nextDue, due);
+        if (changed) await updateSchedule(tx, row.name, { pattern: schedule.pattern, next_run_at: next, updated: now });
+        nextDue = Math.min(nextDue, changed ? next : due);
         continue;
       }
       const job = { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` } as NewJob<Payloads>;
