@@ -1,4 +1,4 @@
-import type { AreaName, MethodName, RpcInput, RpcOutput } from '@medlocker/core';
+import type { AreaName, FieldError, MethodName, RpcInput, RpcOutput } from '@medlocker/core';
 import { ApiError as ContractApiError } from '@medlocker/core/client';
 import { sayRefusal } from './i18n/errors.ts';
 import { t } from './i18n/index.ts';
@@ -11,9 +11,6 @@ import { t } from './i18n/index.ts';
  * comes from core's client module, which loads nothing.
  * Every failure is an {@link ApiError}; a 401 tells {@link onSessionEnded}'s listeners.
  */
-
-/** One field's problem as the server words it (SPEC §5/§8). */
-export type FieldError = { path: string; id: string; message: string };
 
 /** A refused or failed call: core's, the console's and the cli's, with the seconds a 429 asks to wait. */
 export class ApiError extends ContractApiError {

@@ -1,3 +1,4 @@
+import type { FieldError } from '@medlocker/core';
 import { type PatientMessageId, patientLayer, t } from './index.ts';
 
 /*
@@ -7,9 +8,6 @@ import { type PatientMessageId, patientLayer, t } from './index.ts';
  * not know yet keeps the server's English words rather than say less than the server did
  * (docs/decisions/languages.md, "The server's errors").
  */
-
-/** A field's problem as the server words it (api.ts's FieldError). */
-type FieldError = { path: string; id: string; message: string };
 
 /** A refusal as the page has it: api.ts's ApiError, without importing it (api.ts imports this). */
 type Refusal = { code: string; message: string; details: readonly FieldError[]; retryAfter?: number | undefined };
