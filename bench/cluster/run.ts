@@ -59,8 +59,8 @@ type Cost = { apiCpuMs: number; balancerCpuMs: number; dbCpuMs: number; apiRssMb
 type Measured = Cost & { target: string; perSecond: number; p50: number; p99: number; errors: number; extra: string };
 
 /**
- * CPU of the api processes, HAProxy and PostgreSQL, and the machine, from `start` to `stop`; per call
- * of the `calls` made meanwhile.
+ * CPU of the api processes, HAProxy and PostgreSQL, and the machine, from now (the measured seconds'
+ * start) to `stop`; per call of the `calls` made meanwhile.
  */
 function meter(cluster: RunningCluster) {
   const apiPids = [...cluster.apis.values()];
@@ -70,14 +70,10 @@ function meter(cluster: RunningCluster) {
     machine: machineBusy(),
     at: performance.now(),
   });
-  let before = read();
-  let db = new PostgresCpu();
+  const before = read();
+  const db = new PostgresCpu();
   const sampler = setInterval(() => db.sample(), 1000);
   return {
-    start() {
-      before = read();
-      db = new PostgresCpu();
-    },
     stop(calls: number): Cost {
       clearInterval(sampler);
       const after = read();
@@ -114,10 +110,9 @@ async function rpc(cluster: RunningCluster, target: string, url: string, cookie:
     { stdout: 'pipe', stderr: 'inherit', env: { ...process.env } },
   );
   const lines = new Lines(proc.stdout.getReader());
-  const cpu = meter(cluster);
   const limit = (warmup + seconds + 60) * 1000;
   while ((await lines.next('rpc load', limit)) !== 'measure');
-  cpu.start();
+  const cpu = meter(cluster);
   while ((await lines.next('rpc load', limit)) !== 'measured');
   const result = JSON.parse(await lines.next('rpc load', limit)) as Out;
   await proc.exited;
@@ -153,11 +148,10 @@ async function hub(cluster: RunningCluster, target: string, url: string, tokens:
       120_000,
     );
     // The generator is open loop: the calls in the measured seconds are those it was told to send then.
-    const cpu = meter(cluster);
     gen.child.stdin.write('go\n');
     gen.child.stdin.flush();
     await Bun.sleep(warmup * 1000);
-    cpu.start();
+    const cpu = meter(cluster);
     await Bun.sleep(seconds * 1000);
     const cost = cpu.stop((lockers * Number(values.rate) * seconds) / perMessage);
     const result = JSON.parse(await gen.lines.next('hub load', 60_000)) as LoadResult;
