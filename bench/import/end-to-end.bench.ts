@@ -21,7 +21,8 @@
  * BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof" profiles the server.
  * BENCH_SETUP_SQL="drop index …; drop trigger …" (PostgreSQL only, for diagnosis, never for the table's
  * figures) runs on the fresh database once the server has migrated it, before the first import: what an
- * index or a trigger costs the import, measured by running with and without it.
+ * index or a trigger costs the import, measured by running with and without it. BENCH_KEEP_DB=1 keeps the
+ * PostgreSQL database (its name printed) for probing the searches and plans by hand.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -430,7 +431,8 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
     if (server.child.exitCode === null) server.child.kill('SIGTERM');
     await server.child.exited;
     await rm(dataDir, { recursive: true, force: true });
-    await fresh?.drop();
+    if (process.env.BENCH_KEEP_DB && fresh) console.log(`kept database ${fresh.name} (BENCH_KEEP_DB)`);
+    else await fresh?.drop();
   }
 }
 

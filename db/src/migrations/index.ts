@@ -48,6 +48,7 @@ import * as alarms from './0051_alarms.ts';
 import * as languages from './0052_languages.ts';
 import * as patientSearchPending from './0053_patient_search_pending.ts';
 import * as signUpLanguage from './0054_sign_up_language.ts';
+import * as patientSearchColumns from './0055_patient_search_columns.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -103,4 +104,5 @@ export const migrations: Record<string, Migration> = {
   '0052_languages': languages,
   '0053_patient_search_pending': patientSearchPending,
   '0054_sign_up_language': signUpLanguage,
+  '0055_patient_search_columns': patientSearchColumns,
 };

@@ -1,7 +1,7 @@
 import { type DeliveryFailure, isNhsNumber, type Locale, type Patient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { contains } from '../../lists/contains-repository.ts';
+import { containsIn } from '../../lists/contains-repository.ts';
 import type { PatientValues } from './rules.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -206,10 +206,18 @@ export async function listPatients(db: Db, q: ListQuery): Promise<StoredPatient[
     // A whole NHS number (what a pharmacist scans or types most): the display-id index alone answers.
     query = query.where('display_id', '=', nhsNumber);
   } else if (filter) {
-    // Anywhere in the full name, email, display id or mobile, in any case; also as an NHS number or a
-    // mobile is stored (a typed '943 476' or '07700 900' is '943476' and '+44770090…' in the row).
+    // Anywhere in the full name, email, display id or mobile, in any case; in the display id and the
+    // mobile also as they are stored (a typed '943 476' or '07700 900' is '943476' and '+44770090…' there).
+    const compact = filter.replace(/[\s-]/g, '');
     const matches = query
-      .where(contains('patients', filter, filter.replace(/[\s-]/g, ''), mobilePrefixOf(filter) ?? ''))
+      .where(
+        containsIn('patients', {
+          full_name: [filter],
+          email: [filter],
+          display_id: [filter, compact],
+          mobile_number: [filter, compact, mobilePrefixOf(filter) ?? ''],
+        }),
+      )
       .orderBy('id')
       .limit(q.limit + 1);
     const indexed = matches.where(sql<boolean>`not search_pending`);
