@@ -69,14 +69,14 @@ export async function indexPendingSearch(db: Db, now: number, signal?: AbortSign
 const SETTLE_AFTER_ROWS = 1_000;
 
 /**
- * After a large batch left the pending state: the GIN index's own pending list is merged into the index
- * (a search otherwise reads it row by row) and the table's statistics are taken again. Until autovacuum
- * analyses the table, the planner still believes the business's rows pending and scans them: measured at
- * 100,000 rows, a search took 20–40 ms after the job and 1–6 ms after these (docs/PERFORMANCE.md).
+ * After a large batch left the pending state the table is vacuumed and analysed. Vacuum merges the GIN
+ * index's own pending list into the index (a search otherwise reads it row by row) and removes the rows'
+ * old versions from `patients_search_pending_idx`, whose every leaf page the pending half of each search
+ * read until then (1,300 pages, 10–25 ms a search at 100,000 rows indexed); analyse, because until the
+ * statistics are taken again the planner believes the business's rows pending and scans them (20–40 ms a
+ * search after the job, 1–6 ms after). Autovacuum would get there in minutes on PostgreSQL; PGlite has
+ * none. Measured in docs/PERFORMANCE.md; it cannot run inside a transaction, and the job's `db` is the pool.
  */
 async function settleSearchIndex(db: Db): Promise<void> {
-  await sql`select gin_clean_pending_list(c.oid) from pg_class c where c.relname = 'patients_search_trgm_idx'`.execute(
-    db,
-  );
-  await sql`analyze patients`.execute(db);
+  await sql`vacuum (analyze) patients`.execute(db);
 }
