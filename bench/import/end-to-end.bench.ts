@@ -416,6 +416,7 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
         ms: again.ms,
         unchanged: again.unchanged,
         serverCpuMs: again.serverCpuMs,
+        serverOwnCpuMs: again.serverOwnCpuMs,
         clientCpuMs: again.clientCpuMs,
         overBare: +(again.ms / bareMs).toFixed(2),
         cpuOverBareCpu: +(importCpu(again) / bareCpuMs).toFixed(2),

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describeApi } from '../testing/api.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../testing/hub.ts';
 import { insertBusiness } from '../testing/patients.ts';
-import { SEARCH_COLUMNS, SEARCH_TEXT } from './contains-repository.ts';
+import { emailContains, SEARCH_COLUMNS, SEARCH_TEXT } from './contains-repository.ts';
 
 // "Contains" search on the lists not covered by their own area's tests (businesses, patients and users
 // are): a middle fragment in any case finds the row, and %, _ and \ mean themselves.
@@ -130,12 +130,19 @@ describeApi(
         }
         // Patients' index holds the rows not waiting for the search-index job (migration 0053): the list's
         // indexed half says so, as here. Each column alone is served by the one index over the columns.
-        for (const column of SEARCH_COLUMNS.patients) {
+        for (const column of Object.keys(SEARCH_COLUMNS.patients)) {
           const where = sql`not search_pending and ${sql.ref(column)} ilike ${'%abc%'}`;
           expect(`patients.${column}: ${await plan('patients', where)}`).toContain(
             'Bitmap Index Scan on patients_search_trgm_idx',
           );
         }
+        // An email with its '@' asks the index for the part up to it; the whole text is a filter on what it finds.
+        const email = await plan(
+          'patients',
+          sql`not search_pending and ${emailContains('email', 'rhys.jones@example')}`,
+        );
+        expect(email).toContain("Index Cond: (email ~~* '%rhys.jones@%'::text)");
+        expect(email).toContain("strpos(lower(email), 'rhys.jones@example'::text) > 0");
       } finally {
         await sql`reset enable_seqscan`.execute(t.db);
       }

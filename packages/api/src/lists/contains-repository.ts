@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 
 /**
  * "Contains" search for every list: the words a person typed, anywhere in the row's searchable text, in
@@ -24,9 +24,10 @@ export const SEARCH_TEXT = {
  * column's trigrams apart, so the words of one column do not make every row a candidate for a search
  * aimed at another (in patients' joined text, every display id's digits matched an email's). The search
  * ORs `column ilike pattern`, each arm one scan of that index. A match never spans two columns.
+ * An `email` column is read through the index by the text up to its '@' (emailContains).
  */
 export const SEARCH_COLUMNS = {
-  patients: ['full_name', 'email', 'display_id', 'mobile_number'],
+  patients: { full_name: 'text', email: 'email', display_id: 'text', mobile_number: 'text' },
 } as const;
 
 /** `like` treats %, _ and \ specially: a filter typed by a person means them literally. */
@@ -41,7 +42,7 @@ export const containsPattern = (text: string): string => `%${escapeLike(text)}%`
  * same expression: one bitmap scan of the same index each.
  */
 export function contains(table: keyof typeof SEARCH_TEXT, ...texts: string[]) {
-  return anyContains(patternsOf(texts).map((p) => [SEARCH_TEXT[table], p]));
+  return anyOf(patternsOf(texts).map((p) => sql<boolean>`${sql.raw(SEARCH_TEXT[table])} ilike ${p}`));
 }
 
 /**
@@ -50,16 +51,37 @@ export function contains(table: keyof typeof SEARCH_TEXT, ...texts: string[]) {
  */
 export function containsIn<T extends keyof typeof SEARCH_COLUMNS>(
   table: T,
-  texts: Record<(typeof SEARCH_COLUMNS)[T][number], string[]>,
+  texts: Record<keyof (typeof SEARCH_COLUMNS)[T], string[]>,
 ) {
-  const columns: readonly (typeof SEARCH_COLUMNS)[T][number][] = SEARCH_COLUMNS[table];
-  return anyContains(columns.flatMap((c) => patternsOf(texts[c]).map((p): [string, string] => [c, p])));
+  const columns = Object.entries(SEARCH_COLUMNS[table]) as [keyof (typeof SEARCH_COLUMNS)[T] & string, string][];
+  return anyOf(
+    columns.flatMap(([column, kind]) =>
+      [...new Set(texts[column].filter(Boolean))].map((text) =>
+        kind === 'email'
+          ? emailContains(column, text)
+          : sql<boolean>`${sql.ref(column)} ilike ${containsPattern(text)}`,
+      ),
+    ),
+  );
+}
+
+/**
+ * An email column contains `text` (any case), exact. When the text has three characters or more before
+ * an '@', the trigram index is asked only for that part with its '@' and the whole text is checked on
+ * the rows it finds: the domain after the '@' (nhs.net, gmail.com) is shared by many patients, and the
+ * index read every such patient's entry for its trigrams (at 100,000 patients 4 of a 5 ms search, 0.4 ms
+ * without). `strpos` on `lower` is "contains, any case" that no index matches, so the planner keeps it a filter.
+ */
+export function emailContains(column: string, text: string) {
+  const at = text.indexOf('@');
+  const ref = sql.ref(column);
+  if (at < 3) return sql<boolean>`${ref} ilike ${containsPattern(text)}`;
+  return sql<boolean>`(${ref} ilike ${containsPattern(text.slice(0, at + 1))} and strpos(lower(${ref}), lower(${text})) > 0)`;
 }
 
 const patternsOf = (texts: string[]) => [...new Set(texts.filter(Boolean).map(containsPattern))];
 
-/** `expression ilike pattern` for each pair, ORed. */
-function anyContains(arms: [expression: string, pattern: string][]) {
-  const tests = arms.map(([expr, p]) => sql<boolean>`${sql.raw(expr)} ilike ${p}`);
-  return tests.length === 1 ? (tests[0] as (typeof tests)[number]) : sql<boolean>`(${sql.join(tests, sql` or `)})`;
+/** The tests ORed (the one test alone). */
+function anyOf(tests: RawBuilder<boolean>[]) {
+  return tests.length === 1 ? (tests[0] as RawBuilder<boolean>) : sql<boolean>`(${sql.join(tests, sql` or `)})`;
 }

@@ -447,6 +447,11 @@ describeApi('patients', (t) => {
     expect(await names('-20')).toEqual(["Rhys O'Neill"]);
     expect(await names('900222')).toEqual(["Rhys O'Neill"]);
     expect(await names('@EXAMPLE')).toEqual(['Margaret Thatcher', "Rhys O'Neill"]);
+    // An email typed with its '@': the index is read by the part before it, the whole text still decides.
+    expect(await names('MAGGIE@EXAMPLE.C')).toEqual(['Margaret Thatcher']);
+    expect(await names('aggie@example.co.uk')).toEqual([]);
+    expect(await names('ys@example')).toEqual(["Rhys O'Neill"]);
+    expect(await names('rhys@ex%')).toEqual([]);
     // A whole NHS number, typed grouped or not, finds its patient through the display-id index.
     await add(testPatient(3, { displayId: '9434765919', name: { full: 'Ada Lovelace' } }));
     expect(await names('943 476 5919')).toEqual(['Ada Lovelace']);
