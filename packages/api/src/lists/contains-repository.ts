@@ -7,7 +7,7 @@ import { type RawBuilder, sql } from 'kysely';
  * migration 0013 indexes exactly that expression with a pg_trgm GIN index (PostgreSQL, and PGlite with
  * its pg_trgm extension), which serves `ilike '%text%'` directly. The SQL text here must stay the
  * migration's, character for character, or the planner no longer matches the index: the contains test
- * checks every list's plan uses it.
+ * checks every list's plan uses it. Patients are searched column by column instead (SEARCH_COLUMNS).
  */
 export const SEARCH_TEXT = {
   businesses: 'name',
