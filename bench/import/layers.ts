@@ -6,16 +6,18 @@
  * 1,024 for one pass over all the batches: the lowest and the median of three passes. PostgreSQL's own
  * CPU is not in these (it is another process). `BENCH_MODE=production` runs the api as production does.
  *
- * - re-import through `app.handle` (every row unchanged: what `medlocker patients import` sends again);
- * - its pieces alone: the body's JSON.parse, the contract's input check, the service's row checks
- *   (`checkPatient`), the statement (`upsertPatients` with the rows already checked);
- * - the same for a first import, into a new business each pass.
+ * - a first import (into a new business each pass) and a re-import (every row unchanged: what
+ *   `medlocker patients import` sends again) through `app.handle`;
+ * - the pieces alone: the body's JSON.parse, the contract's input check, the rows' digests
+ *   (`importDigest`), the lookup of rows unchanged since the last import (`importedUnchanged`, what a
+ *   re-import does instead of the next two), the row checks (`checkPatient`) and the upsert statement
+ *   given the same rows unchanged (`upsertPatients`, what a re-import did before the digests).
  */
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
-import { upsertPatients } from '../../packages/api/src/areas/patients/import-repository.ts';
-import { checkPatient, defaultDisplayIdField } from '../../packages/api/src/areas/patients/rules.ts';
+import { importedUnchanged, upsertPatients } from '../../packages/api/src/areas/patients/import-repository.ts';
+import { checkPatient, defaultDisplayIdField, importDigest } from '../../packages/api/src/areas/patients/rules.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
@@ -121,18 +123,36 @@ await cpu('  the contract input check', async () => {
   for (const body of parsed) method.input(body);
 });
 const today = new Date(now).toISOString().slice(0, 10);
+const sent = batches.map((batch) =>
+  batch.map((p) => ({
+    displayId: (p as { displayId: string }).displayId.trim(),
+    digest: importDigest(p as never, defaultDisplayIdField),
+  })),
+);
+await cpu('  the digests (importDigest)', async () => {
+  for (const batch of batches) for (const p of batch) importDigest(p as never, defaultDisplayIdField);
+});
+await cpu('  the lookup of unchanged rows (importedUnchanged)', () =>
+  twoInFlight(
+    sent.map((_, i) => String(i)),
+    async (i) => {
+      const found = await importedUnchanged(opened.db, target, sent[Number(i)] as never);
+      if (found.size !== sent[Number(i)]?.length) throw new Error('a row of the re-import was not found unchanged');
+    },
+  ),
+);
 await cpu('  the row checks (checkPatient)', async () => {
   for (const batch of batches) for (const p of batch) checkPatient(p as never, defaultDisplayIdField, today);
 });
-const checked = batches.map((batch) =>
+const checked = batches.map((batch, b) =>
   batch.map((p, ord) => {
     const c = checkPatient(p as never, defaultDisplayIdField, today);
     if (!c.ok) throw new Error(c.errors.join('; '));
-    return { ...c.values, ord, id: Bun.randomUUIDv7() };
+    return { ...c.values, ord, id: Bun.randomUUIDv7(), digest: sent[b]?.[ord]?.digest as string };
   }),
 );
 const actor = { userId, display: 'bench', ip: null, requestId: null };
-await cpu('  the statement (upsertPatients), unchanged', async () => {
+await cpu('  the upsert statement given them (upsertPatients)', async () => {
   await twoInFlight(
     checked.map((_, i) => String(i)),
     async (i) => {

@@ -669,6 +669,7 @@ export type PatientsTable = {
   erased_at: number | null;
   language: 'en' | 'cy' | null;
   search_pending: Generated<boolean>;
+  import_digest: string | null;
 };
 
 export type PaymentAttemptsTable = {

@@ -49,6 +49,7 @@ import * as languages from './0052_languages.ts';
 import * as patientSearchPending from './0053_patient_search_pending.ts';
 import * as signUpLanguage from './0054_sign_up_language.ts';
 import * as patientSearchColumns from './0055_patient_search_columns.ts';
+import * as patientImportDigest from './0056_patient_import_digest.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -105,4 +106,5 @@ export const migrations: Record<string, Migration> = {
   '0053_patient_search_pending': patientSearchPending,
   '0054_sign_up_language': signUpLanguage,
   '0055_patient_search_columns': patientSearchColumns,
+  '0056_patient_import_digest': patientImportDigest,
 };

@@ -19,6 +19,7 @@ describeApi('patients import plan', (t) => {
     const rows: UpsertRow[] = Array.from({ length: 3 }, (_, i) => ({
       ord: i,
       id: `new-${i}`,
+      digest: `d${i}`,
       displayId: String(9100000000 + i),
       givenName: '',
       familyName: '',

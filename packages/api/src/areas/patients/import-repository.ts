@@ -31,8 +31,11 @@ export function textArrayLiteral(values: readonly (string | null)[]): string {
   return `${out}}`;
 }
 
-/** One row of an upsert batch, already checked; `ord` is its index in the request. */
-export type UpsertRow = PatientValues & { ord: number; id: string };
+/**
+ * One row of an upsert batch, already checked; `ord` is its index in the request, `digest` the row as
+ * sent (`import_digest`, kept by the rows it writes or finds the same: see importedUnchanged).
+ */
+export type UpsertRow = PatientValues & { ord: number; id: string; digest: string };
 
 export type UpsertResult = { ord: number; id: string | null; status: 'created' | 'updated' | 'unchanged' };
 
@@ -154,14 +157,15 @@ function upsertParts(q: UpsertQuery) {
   const input = sql.join([
     sql`${`{${q.rows.map((r) => r.ord).join(',')}}`}::int[]`,
     sql`${textArrayLiteral(q.rows.map((r) => r.id))}::text[]`,
+    sql`${textArrayLiteral(q.rows.map((r) => r.digest))}::text[]`,
     ...ROW_COLUMNS.map((c) => sql`${textArrayLiteral(values.map((v) => v[c]))}::text[]`),
   ]);
   const rowColumns = sql.raw(ROW_COLUMNS.join(', '));
   // Inserts the input rows `i` as new patients; each statement below adds its own condition.
   const insertInput = sql`
-      insert into patients as p (id, business_id, ${rowColumns}, created, updated, search_pending)
+      insert into patients as p (id, business_id, ${rowColumns}, created, updated, search_pending, import_digest)
       select i.id, ${q.businessId}, ${sql.raw(ROW_COLUMNS.map((c) => `i.${c}`).join(', '))}, ${q.now}::bigint, ${q.now}::bigint,
-        true
+        true, i.digest
       from input i`;
   const audited = sql`
     audited as (
@@ -178,7 +182,7 @@ function upsertParts(q: UpsertQuery) {
     )`;
   const unnested = sql`
     input as (
-      select * from unnest(${input}) as x(ord, id, ${rowColumns})
+      select * from unnest(${input}) as x(ord, id, digest, ${rowColumns})
     )`;
   return { insertInput, audited, unnested };
 }
@@ -202,9 +206,9 @@ function fastUpsert(q: UpsertQuery, { insertInput, audited, unnested }: UpsertPa
   return sql<{ outcome: string }>`
     with ${unnested},
     current as (
-      select i.ord, i.display_id, c.id, c.same, c.given_name, c.family_name from input i
+      select i.ord, i.display_id, c.id, c.same, c.import_digest, c.given_name, c.family_name from input i
       cross join lateral (
-        select c.id, n.given_name, n.family_name,
+        select c.id, c.import_digest, n.given_name, n.family_name,
           (${changedColumns('c')}) is not distinct from (n.given_name, n.family_name, ${detailColumns('i')}) as same
         from patients c
         cross join lateral (select ${names.given} as given_name, ${names.family} as family_name) n
@@ -219,10 +223,16 @@ function fastUpsert(q: UpsertQuery, { insertInput, audited, unnested }: UpsertPa
     changed as (
       update patients p set given_name = k.given_name, family_name = k.family_name,
         ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint,
-        search_pending = true, ${keptOptIn('p', 'i')}
+        search_pending = true, import_digest = i.digest, ${keptOptIn('p', 'i')}
       from current k join input i on i.display_id = k.display_id
       where p.id = k.id and not k.same and p.deleted_at is null
       returning p.id
+    ),
+    -- The same as stored, but sent differently (or before digests were kept): the digest alone.
+    marked as (
+      update patients p set import_digest = i.digest
+      from current k join input i on i.display_id = k.display_id
+      where p.id = k.id and k.same and k.import_digest is distinct from i.digest and p.deleted_at is null
     ),
     written as (
       select id, true as inserted from added union all select id, false from changed
@@ -247,7 +257,7 @@ function settledUpsert(q: UpsertQuery, { insertInput, audited, unnested }: Upser
       on conflict (business_id, display_id) where deleted_at is null
       do update set given_name = ${onConflictNames.given}, family_name = ${onConflictNames.family},
         ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated = excluded.updated,
-        search_pending = true, ${keptOptIn('p', 'excluded')}
+        search_pending = true, import_digest = excluded.import_digest, ${keptOptIn('p', 'excluded')}
       where (${changedColumns('p')}) is distinct from
         (${onConflictNames.given}, ${onConflictNames.family}, ${detailColumns('excluded')})
       returning p.id, p.display_id, (p.xmax = 0) as inserted
@@ -273,4 +283,26 @@ function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
   const results: UpsertResult[] = added.map((id) => ({ ord: ordOf.get(id) as number, id, status: 'created' }));
   for (const [ord, id] of current) results.push({ ord, id, status: updated.has(id) ? 'updated' : 'unchanged' });
   return results;
+}
+
+/**
+ * Of the rows an import sends (each by its display id as sent, trimmed, and its digest), the current
+ * patients an import last wrote from exactly that row, untouched since (migration 0056's trigger clears
+ * the digest on any other change): display id → the patient's id and that digest. Those rows are unchanged without their
+ * checks or the upsert. A display id stored otherwise than sent (an NHS number sent with blanks) is not
+ * found here and goes the usual way.
+ */
+export async function importedUnchanged(
+  db: Db,
+  businessId: string,
+  rows: { displayId: string; digest: string }[],
+): Promise<Map<string, { id: string; digest: string }>> {
+  if (rows.length === 0) return new Map();
+  const { rows: found } = await sql<{ display_id: string; id: string; digest: string }>`
+    select c.display_id, c.id, c.import_digest as digest
+    from unnest(${textArrayLiteral(rows.map((r) => r.displayId))}::text[], ${textArrayLiteral(rows.map((r) => r.digest))}::text[])
+      as i(display_id, digest)
+    join patients c on c.business_id = ${businessParam(businessId)} and c.display_id = i.display_id
+      and c.deleted_at is null and c.import_digest = i.digest`.execute(db);
+  return new Map(found.map((r) => [r.display_id, { id: r.id, digest: r.digest }]));
 }

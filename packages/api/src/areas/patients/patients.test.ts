@@ -262,6 +262,7 @@ describeApi('patients', (t) => {
         (p, i): UpsertRow => ({
           ord: i,
           id: Bun.randomUUIDv7(),
+          digest: `full-name-${i}`,
           displayId: p.displayId,
           givenName: '',
           familyName: '',
@@ -585,6 +586,7 @@ describeApi('patients', (t) => {
     const row = (i: number, email = `p${i}@example.com`): UpsertRow => ({
       ord: i,
       id: Bun.randomUUIDv7(),
+      digest: `${i}-${email}`,
       displayId: testNhsNumber(i * 3),
       givenName: `Given${i}`,
       familyName: 'Family',

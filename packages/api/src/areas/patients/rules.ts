@@ -150,6 +150,24 @@ export function checkPatient(patient: ImportedPatient, field: DisplayIdField, to
 }
 
 /**
+ * The version of an import's row rules (checkPatient, core's checkPatientRow, the upsert's name rule):
+ * part of every import digest, so raising it sends the next import of every row through the rules again.
+ */
+const IMPORT_RULES_VERSION = 1;
+
+/**
+ * A digest of a row as an import sent it (after the contract's check), with what its check depended on:
+ * the business's NHS-number rule and the rules' version. Kept as `patients.import_digest` by the rows the
+ * import writes; the same digest on an untouched patient means the row is unchanged (importedUnchanged).
+ * SHA-256, cut to 128 bits: a changed row taken for unchanged would silently keep old details.
+ */
+export function importDigest(patient: ImportedPatient, field: DisplayIdField): string {
+  const hasher = new Bun.CryptoHasher('sha256');
+  hasher.update(`${IMPORT_RULES_VERSION}\n${field.validateNhsNumber ? 1 : 0}\n${JSON.stringify(patient)}`);
+  return hasher.digest('base64').slice(0, 22);
+}
+
+/**
  * The server's check of a patient typed into a form (patients.create and update, signUps.convert),
  * whatever the client checked: SPEC §5's general rules in the forms' words, per field, with SPEC §8's
  * ids (core `FormCheck`, as sign-ups are checked): 'Please enter a value', 'Invalid date', 'Date must be

@@ -13,7 +13,7 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { type UpsertRow, upsertPatients } from './import-repository.ts';
+import { importedUnchanged, type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
   columnsOf,
   type Db,
@@ -33,6 +33,7 @@ import {
   checkPatientForm,
   type DisplayIdField,
   displayIdFieldOf,
+  importDigest,
   namePartsOnUpdate,
   type PatientValues,
 } from './rules.ts';
@@ -257,18 +258,34 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
   const rows: UpsertRow[] = [];
+  const sent = input.patients.map((patient) => ({
+    displayId: (patient.displayId ?? '').trim(),
+    digest: importDigest(patient, displayIdField),
+  }));
+  // Rows an import sent exactly so before, untouched since: unchanged, without their checks.
+  const unchanged = await unchangedSinceImport(db, input.businessId, sent);
   // Core's import refuses a repeated id across the whole file; this guards a batch from any client.
   const seen = new Set<string>();
+  const duplicate = (index: number, id: string): UpsertOutcome => ({
+    index,
+    status: 'invalid',
+    errors: [rowMessages.duplicateId(id)],
+  });
   input.patients.forEach((patient, index) => {
+    const { displayId, digest } = sent[index] as (typeof sent)[number];
+    const known = unchanged.get(displayId);
+    if (known?.digest === digest) {
+      results[index] = seen.has(displayId) ? duplicate(index, displayId) : { index, status: 'unchanged', id: known.id };
+      seen.add(displayId);
+      return;
+    }
     // The import needs a key to upsert on, so a display id is required here whatever the setting says.
     const checked = checkPatient(patient, displayIdField, today);
-    if (!checked.ok) {
-      results[index] = { index, status: 'invalid', errors: checked.errors };
-    } else if (seen.has(checked.values.displayId)) {
-      results[index] = { index, status: 'invalid', errors: [rowMessages.duplicateId(checked.values.displayId)] };
-    } else {
+    if (!checked.ok) results[index] = { index, status: 'invalid', errors: checked.errors };
+    else if (seen.has(checked.values.displayId)) results[index] = duplicate(index, checked.values.displayId);
+    else {
       seen.add(checked.values.displayId);
-      rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7() });
+      rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7(), digest });
     }
   });
   const written = await upsertPatients(db, {
@@ -295,3 +312,18 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
     invalid: count('invalid'),
   };
 };
+
+/** Rows whose digests are looked up first; the rest only when most of these were found (a re-import). */
+const SAMPLE_ROWS = 8;
+
+/**
+ * Of a batch's rows (display id as sent, digest), the current patients an import last wrote from exactly
+ * such a row, untouched since: display id → patient and digest. A batch of new or changed rows (a first
+ * import) costs one lookup of its first rows; one whose first rows are mostly found, one of them all.
+ */
+async function unchangedSinceImport(db: Db, businessId: string, sent: { displayId: string; digest: string }[]) {
+  const keyed = sent.filter((r) => r.displayId !== '');
+  const sample = await importedUnchanged(db, businessId, keyed.slice(0, SAMPLE_ROWS));
+  if (keyed.length <= SAMPLE_ROWS || sample.size * 2 < SAMPLE_ROWS) return sample;
+  return importedUnchanged(db, businessId, keyed);
+}
