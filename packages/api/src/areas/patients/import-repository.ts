@@ -228,11 +228,15 @@ function fastUpsert(q: UpsertQuery, { insertInput, audited, unnested }: UpsertPa
       where p.id = k.id and not k.same and p.deleted_at is null
       returning p.id
     ),
-    -- The same as stored, but sent differently (or before digests were kept): the digest alone.
+    -- The same as stored, but sent differently (or before digests were kept): the digest alone, and only
+    -- while the row is still the same (checked on the row as it is when locked: an edit that committed
+    -- after this statement's snapshot keeps its null digest, so the next import compares it).
     marked as (
       update patients p set import_digest = i.digest
       from current k join input i on i.display_id = k.display_id
       where p.id = k.id and k.same and k.import_digest is distinct from i.digest and p.deleted_at is null
+        and (${changedColumns('p')}) is not distinct from (k.given_name, k.family_name, ${detailColumns('i')})
+        and p.display_id = i.display_id
     ),
     written as (
       select id, true as inserted from added union all select id, false from changed
@@ -286,11 +290,10 @@ function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
 }
 
 /**
- * Of the rows an import sends (each by its display id as sent, trimmed, and its digest), the current
+ * Of the rows an import sends (each by its display id as an earlier import stored it, and its digest), the current
  * patients an import last wrote from exactly that row, untouched since (migration 0056's trigger clears
  * the digest on any other change): display id → the patient's id and that digest. Those rows are unchanged without their
- * checks or the upsert. A display id stored otherwise than sent (an NHS number sent with blanks) is not
- * found here and goes the usual way.
+ * checks or the upsert. A display id stored otherwise than given here is not found and goes the usual way.
  */
 export async function importedUnchanged(
   db: Db,

@@ -613,7 +613,7 @@ describeApi('patients', (t) => {
       const changed = await run([row(0), row(1, 'new@example.com'), row(2), row(3)]);
       const stored = await t.db
         .selectFrom('patients')
-        .select(['display_id', 'email'])
+        .select(['display_id', 'email', 'import_digest'])
         .where('business_id', '=', businessId)
         .orderBy('display_id')
         .execute();
@@ -624,6 +624,10 @@ describeApi('patients', (t) => {
     expect(usual.first).toBe('0:created 1:created 2:created');
     expect(usual.again).toBe('0:unchanged 1:unchanged 2:unchanged');
     expect(usual.changed).toBe('0:unchanged 1:updated 2:unchanged 3:created');
+    // Both paths keep the digest of the row as sent on what they wrote.
+    expect(usual.stored.map((p) => p.import_digest)).toEqual(
+      ['p0', 'new', 'p2', 'p3'].map((e, i) => `${i}-${e}@example.com`),
+    );
     expect(usual.stored.map((p) => p.email)).toEqual([
       'p0@example.com',
       'new@example.com',

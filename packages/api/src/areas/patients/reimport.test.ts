@@ -33,6 +33,17 @@ describeApi('patients imported again', (t) => {
     return { as, businessId, patients, send, ids, digests };
   };
 
+  // Behind the trigger's back (never in the product): a stored email no import wrote, so a test can tell
+  // a row answered from its digest (left as it is) from one compared again (written back).
+  const changeBehindTrigger = async (id: string) => {
+    await sql`alter table patients disable trigger patients_import_digest_cleared`.execute(t.db);
+    try {
+      await t.db.updateTable('patients').set({ email: 'elsewhere@example.com' }).where('id', '=', id).execute();
+    } finally {
+      await sql`alter table patients enable trigger patients_import_digest_cleared`.execute(t.db);
+    }
+  };
+
   it('answers every row unchanged, with its patient, after the search job has indexed them', async () => {
     const { send, ids, digests } = await setUp();
     expect((await digests()).every((d) => d !== null)).toBe(true);
@@ -46,18 +57,8 @@ describeApi('patients imported again', (t) => {
 
   it('takes a row sent exactly so before from its digest alone, without comparing it again', async () => {
     const { send, ids } = await setUp();
-    // Behind the trigger's back (never in the product): a stored email no import wrote. The re-import does
-    // not read the columns, so it says unchanged and leaves the email as it is.
-    await sql`alter table patients disable trigger patients_import_digest_cleared`.execute(t.db);
-    try {
-      await t.db
-        .updateTable('patients')
-        .set({ email: 'elsewhere@example.com' })
-        .where('id', '=', ids[3] as string)
-        .execute();
-    } finally {
-      await sql`alter table patients enable trigger patients_import_digest_cleared`.execute(t.db);
-    }
+    // The re-import does not read the columns: it says unchanged and leaves the email as it is.
+    await changeBehindTrigger(ids[3] as string);
     expect(await send()).toMatchObject({ unchanged: 20, updated: 0 });
     const stored = await t.db
       .selectFrom('patients')
@@ -109,6 +110,16 @@ describeApi('patients imported again', (t) => {
     expect((await digests()).every((d) => d !== null)).toBe(true);
     const twice = await send([patients[0] as ImportedPatient, patients[0] as ImportedPatient]);
     expect(twice.results.map((r) => r.status)).toEqual(['unchanged', 'invalid']);
+  });
+
+  it('looks up every row of a batch whose first rows were found, and none past them of one whose first rows are new', async () => {
+    const { send, ids, patients } = await setUp();
+    await changeBehindTrigger(ids[15] as string);
+    expect((await send()).results[15]?.status).toBe('unchanged');
+    const mixed = [...Array.from({ length: 8 }, (_, i) => testPatient(500 + i)), ...patients];
+    const answer = await send(mixed);
+    expect(answer).toMatchObject({ created: 8, updated: 1, unchanged: 19 });
+    expect(answer.results[8 + 15]?.status).toBe('updated');
   });
 
   it('answers a batch whose first rows are new and the rest known as the rows are', async () => {

@@ -153,18 +153,34 @@ export function checkPatient(patient: ImportedPatient, field: DisplayIdField, to
  * The version of an import's row rules (checkPatient, core's checkPatientRow, the upsert's name rule):
  * part of every import digest, so raising it sends the next import of every row through the rules again.
  */
-const IMPORT_RULES_VERSION = 1;
+export const IMPORT_RULES_VERSION = 1;
 
 /**
- * A digest of a row as an import sent it (after the contract's check), with what its check depended on:
- * the business's NHS-number rule and the rules' version. Kept as `patients.import_digest` by the rows the
- * import writes; the same digest on an untouched patient means the row is unchanged (importedUnchanged).
- * SHA-256, cut to 128 bits: a changed row taken for unchanged would silently keep old details.
+ * A digest of a row as an import sent it (after the contract's check): its fields in a fixed order
+ * (whatever order the client's JSON had them in, an absent field as null), with what its check depended
+ * on, the business's NHS-number rule and the rules' version. Kept as `patients.import_digest` by the rows
+ * the import writes; the same digest on an untouched patient means the row is unchanged
+ * (importedUnchanged). SHA-256 cut to 132 bits: a changed row taken for unchanged would silently keep old details.
  */
 export function importDigest(patient: ImportedPatient, field: DisplayIdField): string {
-  const hasher = new Bun.CryptoHasher('sha256');
-  hasher.update(`${IMPORT_RULES_VERSION}\n${field.validateNhsNumber ? 1 : 0}\n${JSON.stringify(patient)}`);
-  return hasher.digest('base64').slice(0, 22);
+  const { name, address } = patient;
+  const fields = [
+    IMPORT_RULES_VERSION,
+    field.validateNhsNumber,
+    patient.displayId,
+    name.full,
+    name.given,
+    name.family,
+    patient.dateOfBirth,
+    patient.email,
+    patient.mobileNumber,
+    address?.line1,
+    address?.line2,
+    address?.line3,
+    address?.postTown,
+    address?.postcode,
+  ];
+  return new Bun.CryptoHasher('sha256').update(JSON.stringify(fields)).digest('base64').slice(0, 22);
 }
 
 /**

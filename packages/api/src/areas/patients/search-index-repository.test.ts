@@ -134,7 +134,9 @@ describeApi('patients search while imports are indexed by the job', (t) => {
       explain (analyze, buffers, format json) select id from patients where business_id = ${businessId} and search_pending`.execute(
       t.db,
     );
-    const { Plan } = plan.rows[0]?.['QUERY PLAN'][0] ?? { Plan: { 'Shared Hit Blocks': -1, 'Shared Read Blocks': 0 } };
+    const explained = plan.rows[0]?.['QUERY PLAN'][0];
+    if (!explained) throw new Error('no plan');
+    const { Plan } = explained;
     expect(Plan['Shared Hit Blocks'] + Plan['Shared Read Blocks']).toBeLessThanOrEqual(2);
     for (const filter of searches(2_999)) expect(await found(filter)).toHaveLength(1);
   });

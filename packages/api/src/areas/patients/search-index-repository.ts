@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import type { Database } from '@medlocker/db';
+import { type Kysely, sql } from 'kysely';
 import { enqueueJob } from '../../jobs/repository.ts';
 import type { Db } from './repository.ts';
 
@@ -43,7 +44,7 @@ export async function queueSearchIndex(db: Db, now: number): Promise<void> {
  * own job comes later). Rows another transaction holds are skipped, not waited for: the one holding
  * them wrote them, and its job indexes them. Returns the rows indexed.
  */
-export async function indexPendingSearch(db: Db, now: number, signal?: AbortSignal): Promise<number> {
+export async function indexPendingSearch(db: Kysely<Database>, now: number, signal?: AbortSignal): Promise<number> {
   const newest = await db
     .selectFrom('patients')
     .select((eb) => eb.fn.max('updated').as('at'))
@@ -75,8 +76,10 @@ const SETTLE_AFTER_ROWS = 1_000;
  * read until then (1,300 pages, 10–25 ms a search at 100,000 rows indexed); analyse, because until the
  * statistics are taken again the planner believes the business's rows pending and scans them (20–40 ms a
  * search after the job, 1–6 ms after). Autovacuum would get there in minutes on PostgreSQL; PGlite has
- * none. Measured in docs/PERFORMANCE.md; it cannot run inside a transaction, and the job's `db` is the pool.
+ * none. When the old versions are under about 2% of the table's pages PostgreSQL may skip the index pass
+ * (`index_cleanup auto`): the entries left are then that few. Measured in docs/PERFORMANCE.md. Vacuum
+ * cannot run inside a transaction, hence the pool (`Kysely`, not a transaction) all the way here.
  */
-async function settleSearchIndex(db: Db): Promise<void> {
+async function settleSearchIndex(db: Kysely<Database>): Promise<void> {
   await sql`vacuum (analyze) patients`.execute(db);
 }

@@ -258,8 +258,10 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
   const rows: UpsertRow[] = [];
+  // Each row's display id as an earlier import of it stored it (an NHS number without blanks or dashes).
+  const storedId = (id: string) => (displayIdField.validateNhsNumber ? id.replace(/[\s-]/g, '') : id.trim());
   const sent = input.patients.map((patient) => ({
-    displayId: (patient.displayId ?? '').trim(),
+    displayId: storedId(patient.displayId ?? ''),
     digest: importDigest(patient, displayIdField),
   }));
   // Rows an import sent exactly so before, untouched since: unchanged, without their checks.
