@@ -137,7 +137,7 @@ await cpu('  the lookup of unchanged rows (importedUnchanged)', () =>
     sent.map((_, i) => String(i)),
     async (i) => {
       const found = await importedUnchanged(opened.db, target, sent[Number(i)] as never);
-      if (found.size !== sent[Number(i)]?.length) throw new Error('a row of the re-import was not found unchanged');
+      if (found.some((id) => id === null)) throw new Error('a row of the re-import was not found unchanged');
     },
   ),
 );

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { describeApi } from '../../testing/api.ts';
 import { insertBusiness } from '../../testing/patients.ts';
-import { fastUpsertStatement, type UpsertRow } from './import-repository.ts';
+import { fastUpsertStatement, importedUnchangedStatement, type UpsertRow } from './import-repository.ts';
 
 // An import's lookup of each row's current patient probes the unique (business, display id) index, even
 // when the table statistics were taken before the business had any patients (a pharmacy that joined
@@ -46,5 +46,15 @@ describeApi('patients import plan', (t) => {
     const lookup = plan.slice(plan.indexOf('CTE current'), plan.indexOf('CTE added'));
     expect(lookup).toContain('patients_business_display_id_key');
     expect(lookup).not.toContain('patients_business_created_idx');
+    // The same for the lookup of rows unchanged since the last import, even with no statistics at all.
+    const unchanged = importedUnchangedStatement(
+      full,
+      rows.map((r) => ({ displayId: r.displayId, digest: r.digest })),
+    );
+    const probe = (await sql<{ 'QUERY PLAN': string }>`explain ${unchanged}`.execute(t.db)).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(probe).toContain('Index Scan using patients_business_display_id_key');
+    expect(probe).not.toContain('Hash');
   });
 });

@@ -292,20 +292,32 @@ function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
 /**
  * Of the rows an import sends (each by its display id as an earlier import stored it, and its digest), the current
  * patients an import last wrote from exactly that row, untouched since (migration 0056's trigger clears
- * the digest on any other change): display id → the patient's id and that digest. Those rows are unchanged without their
+ * the digest on any other change): for each row in order, that patient's id, or null. Those rows are unchanged without their
  * checks or the upsert. A display id stored otherwise than given here is not found and goes the usual way.
  */
 export async function importedUnchanged(
   db: Db,
   businessId: string,
   rows: { displayId: string; digest: string }[],
-): Promise<Map<string, { id: string; digest: string }>> {
-  if (rows.length === 0) return new Map();
-  const { rows: found } = await sql<{ display_id: string; id: string; digest: string }>`
-    select c.display_id, c.id, c.import_digest as digest
-    from unnest(${textArrayLiteral(rows.map((r) => r.displayId))}::text[], ${textArrayLiteral(rows.map((r) => r.digest))}::text[])
-      as i(display_id, digest)
-    join patients c on c.business_id = ${businessParam(businessId)} and c.display_id = i.display_id
-      and c.deleted_at is null and c.import_digest = i.digest`.execute(db);
-  return new Map(found.map((r) => [r.display_id, { id: r.id, digest: r.digest }]));
+): Promise<(string | null)[]> {
+  if (rows.length === 0) return [];
+  const { rows: found } = await importedUnchangedStatement(businessId, rows).execute(db);
+  return JSON.parse(found[0]?.ids ?? '[]') as (string | null)[];
 }
+
+/**
+ * importedUnchanged's statement (tests read its plan). One probe of the unique (business, display id)
+ * index a row, whatever the statistics say (a join was planned as a hash of every patient of the
+ * business when the table had not been analysed: 16 ms a batch at 50,000 against 2 ms); one row back, a
+ * json array in the rows' order (1,024 rows of their own cost the driver more).
+ */
+export const importedUnchangedStatement = (businessId: string, rows: { displayId: string; digest: string }[]) => sql<{
+  ids: string;
+}>`
+    select json_agg((
+      select c.id from patients c
+      where c.business_id = ${businessParam(businessId)} and c.display_id = i.display_id and c.deleted_at is null
+        and c.import_digest = i.digest
+    ) order by i.ord)::text as ids
+    from unnest(${textArrayLiteral(rows.map((r) => r.displayId))}::text[], ${textArrayLiteral(rows.map((r) => r.digest))}::text[])
+      with ordinality as i(display_id, digest, ord)`;

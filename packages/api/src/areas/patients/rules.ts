@@ -157,31 +157,23 @@ export const IMPORT_RULES_VERSION = 1;
 
 /**
  * A digest of a row as an import sent it (after the contract's check): its fields in a fixed order
- * (whatever order the client's JSON had them in, an absent field as null), with what its check depended
+ * (whatever order the client's JSON had them in; an absent field is not an empty one), with what its check depended
  * on, the business's NHS-number rule and the rules' version. Kept as `patients.import_digest` by the rows
  * the import writes; the same digest on an untouched patient means the row is unchanged
- * (importedUnchanged). SHA-256 cut to 132 bits: a changed row taken for unchanged would silently keep old details.
+ * (importedUnchanged). SHA-256 cut to 128 bits: a changed row taken for unchanged would silently keep old details.
  */
 export function importDigest(patient: ImportedPatient, field: DisplayIdField): string {
   const { name, address } = patient;
-  const fields = [
-    IMPORT_RULES_VERSION,
-    field.validateNhsNumber,
-    patient.displayId,
-    name.full,
-    name.given,
-    name.family,
-    patient.dateOfBirth,
-    patient.email,
-    patient.mobileNumber,
-    address?.line1,
-    address?.line2,
-    address?.line3,
-    address?.postTown,
-    address?.postcode,
-  ];
-  return new Bun.CryptoHasher('sha256').update(JSON.stringify(fields)).digest('base64').slice(0, 22);
+  const text =
+    `${IMPORT_RULES_VERSION}|${field.validateNhsNumber ? 1 : 0}|${part(patient.displayId)}${part(name.full)}` +
+    `${part(name.given)}${part(name.family)}${part(patient.dateOfBirth)}${part(patient.email)}` +
+    `${part(patient.mobileNumber)}${part(address?.line1)}${part(address?.line2)}${part(address?.line3)}` +
+    `${part(address?.postTown)}${part(address?.postcode)}`;
+  return new Bun.CryptoHasher('sha256').update(text).digest('hex').slice(0, 32);
 }
+
+/** A field in a digest's text, its length first (so no two rows' fields run together the same), `-` absent. */
+const part = (value: string | undefined) => (value === undefined ? '-' : `${value.length}:${value}`);
 
 /**
  * The server's check of a patient typed into a form (patients.create and update, signUps.convert),

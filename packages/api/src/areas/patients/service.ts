@@ -275,9 +275,9 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
   });
   input.patients.forEach((patient, index) => {
     const { displayId, digest } = sent[index] as (typeof sent)[number];
-    const known = unchanged.get(displayId);
-    if (known?.digest === digest) {
-      results[index] = seen.has(displayId) ? duplicate(index, displayId) : { index, status: 'unchanged', id: known.id };
+    const known = unchanged[index];
+    if (known) {
+      results[index] = seen.has(displayId) ? duplicate(index, displayId) : { index, status: 'unchanged', id: known };
       seen.add(displayId);
       return;
     }
@@ -315,17 +315,16 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
   };
 };
 
-/** Rows whose digests are looked up first; the rest only when most of these were found (a re-import). */
+/** Rows whose digests are looked up first; the rest only when half or more of these were found (a re-import). */
 const SAMPLE_ROWS = 8;
 
 /**
- * Of a batch's rows (display id as sent, digest), the current patients an import last wrote from exactly
- * such a row, untouched since: display id → patient and digest. A batch of new or changed rows (a first
- * import) costs one lookup of its first rows; one whose first rows are mostly found, one of them all.
+ * Of a batch's rows (display id as an import stores it, digest), in order, the patient an import last
+ * wrote from exactly that row, untouched since, or null. A batch of new or changed rows (a first import)
+ * costs one lookup of its first rows; one whose first rows are mostly found, one of them all.
  */
 async function unchangedSinceImport(db: Db, businessId: string, sent: { displayId: string; digest: string }[]) {
-  const keyed = sent.filter((r) => r.displayId !== '');
-  const sample = await importedUnchanged(db, businessId, keyed.slice(0, SAMPLE_ROWS));
-  if (keyed.length <= SAMPLE_ROWS || sample.size * 2 < SAMPLE_ROWS) return sample;
-  return importedUnchanged(db, businessId, keyed);
+  const sample = await importedUnchanged(db, businessId, sent.slice(0, SAMPLE_ROWS));
+  if (sent.length <= SAMPLE_ROWS || sample.filter(Boolean).length * 2 < SAMPLE_ROWS) return sample;
+  return importedUnchanged(db, businessId, sent);
 }
