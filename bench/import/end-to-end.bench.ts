@@ -35,7 +35,7 @@ import { createDb } from '../../db/src/index.ts';
 import { textArrayLiteral } from '../../packages/api/src/areas/patients/import-repository.ts';
 import { createClient, sessionTokenOf } from '../../packages/cli/src/client.ts';
 import { importPatientCsv } from '../../packages/core/src/import/index.ts';
-import { generatePatientCsv } from './generate.ts';
+import { generatePatientCsv, generatedMapping as mapping } from './generate.ts';
 
 type Kind = 'postgres' | 'pglite';
 const ROWS = Number(process.env.ROWS ?? 100_000);
@@ -47,19 +47,6 @@ const SEARCHES = Number(process.env.SEARCHES ?? 40);
 const TARGET_MS: Record<Kind, number> = { postgres: 2000, pglite: 3000 };
 const repo = resolve(import.meta.dir, '../..');
 const ADMIN = { email: 'bench@medlocker.test', password: 'bench-password-2026' };
-const mapping = [
-  'NhsNumber',
-  'GivenName',
-  'FamilyName',
-  'DateOfBirth',
-  'Mobile',
-  'Email',
-  'AddressLine1',
-  'PostTown',
-  'Postcode',
-  'AddressLine2',
-  'AddressLine3',
-] as const;
 const csv = generatePatientCsv(ROWS);
 
 async function freshPostgres(baseUrl: string) {

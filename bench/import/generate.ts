@@ -78,6 +78,21 @@ function nhsNumber(i: number): string {
   }
 }
 
+/** How the generated file's columns map onto a patient (what `medlocker patients import --map` would say). */
+export const generatedMapping = [
+  'NhsNumber',
+  'GivenName',
+  'FamilyName',
+  'DateOfBirth',
+  'Mobile',
+  'Email',
+  'AddressLine1',
+  'PostTown',
+  'Postcode',
+  'AddressLine2',
+  'AddressLine3',
+] as const;
+
 export function generatePatientCsv(rows: number): string {
   const lines = [
     'NHS Number,Given Name,Family Name,Date of Birth,Mobile,Email,Address 1,Town,Postcode,Address 2,Address 3',

@@ -25,7 +25,7 @@ import { contract } from '../../packages/core/src/contract/index.ts';
 import { importPatientCsv } from '../../packages/core/src/import/index.ts';
 import { benchDeps } from '../rpc/fixture.ts';
 import { benchOrigin, benchProduction } from '../rpc/mode.ts';
-import { generatePatientCsv } from './generate.ts';
+import { generatedMapping, generatePatientCsv } from './generate.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const fresh = await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -41,19 +41,7 @@ const app = createApp(deps);
 const batches: unknown[][] = [];
 const summary = await importPatientCsv(new Blob([generatePatientCsv(ROWS)]), {
   firstLine: 'fields',
-  mapping: [
-    'NhsNumber',
-    'GivenName',
-    'FamilyName',
-    'DateOfBirth',
-    'Mobile',
-    'Email',
-    'AddressLine1',
-    'PostTown',
-    'Postcode',
-    'AddressLine2',
-    'AddressLine3',
-  ],
+  mapping: [...generatedMapping],
   onBatch: async (batch) => {
     batches.push(batch.patients);
   },
