@@ -290,10 +290,11 @@ function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
 }
 
 /**
- * Of the rows an import sends (each by its display id as an earlier import stored it, and its digest), the current
- * patients an import last wrote from exactly that row, untouched since (migration 0056's trigger clears
- * the digest on any other change): for each row in order, that patient's id, or null. Those rows are unchanged without their
- * checks or the upsert. A display id stored otherwise than given here is not found and goes the usual way.
+ * Of the rows an import sends (each by its display id as an earlier import stored it, and its digest),
+ * the current patients an import last wrote from exactly that row, untouched since (migration 0056's
+ * trigger clears the digest on any other change): for each row in order, that patient's id, or null.
+ * Those rows are unchanged without their checks or the upsert. A display id stored otherwise than given
+ * here is not found and goes the usual way.
  */
 export async function importedUnchanged(
   db: Db,
