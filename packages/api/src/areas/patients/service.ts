@@ -3,6 +3,7 @@ import {
   type ImportedPatient,
   type Locale,
   londonIsoDate,
+  nhsNumberDigits,
   patientsPageSize,
   rowMessages,
   type UpsertOutcome,
@@ -258,8 +259,8 @@ export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = asyn
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
   const rows: UpsertRow[] = [];
-  // Each row's display id as an earlier import of it stored it (an NHS number without blanks or dashes).
-  const storedId = (id: string) => (displayIdField.validateNhsNumber ? id.replace(/[\s-]/g, '') : id.trim());
+  // Each row's display id as an earlier import of it stored it (an NHS number as its ten digits).
+  const storedId = (id: string) => (displayIdField.validateNhsNumber ? (nhsNumberDigits(id) ?? id.trim()) : id.trim());
   const sent = input.patients.map((patient) => ({
     displayId: storedId(patient.displayId ?? ''),
     digest: importDigest(patient, displayIdField),
