@@ -1,10 +1,11 @@
 /**
  * Where a patient batch's api CPU goes, layer by layer, in-process (no HTTP, no client pipeline):
- * `bun bench/import/layers.ts [postgres url]` (a fresh database beside the url's, dropped after). The
+ * `bun bench/import/layers.ts [postgres url | pglite]` (a fresh database beside the url's, dropped after; or an
+ * in-memory PGlite, whose CPU is then this process's too). The
  * generated file (bench/import/generate.ts) goes through core's pipeline once into 1,024-row batches,
  * imported into a business; then each line is ms of this process's CPU (user + system) per batch of
  * 1,024 for one pass over all the batches: the lowest and the median of three passes. PostgreSQL's own
- * CPU is not in these (it is another process). `BENCH_MODE=production` runs the api as production does.
+ * CPU is not in these (it is another process); PGlite's is. `BENCH_MODE=production` runs the api as production does.
  *
  * - a first import (into a new business each pass) and a re-import (every row unchanged: what
  *   `medlocker patients import` sends again) through `app.handle`;
@@ -28,8 +29,14 @@ import { benchOrigin, benchProduction } from '../rpc/mode.ts';
 import { generatedMapping, generatePatientCsv } from './generate.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
-const fresh = await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-const opened = await createDb({ kind: 'postgres', url: fresh.url, max: 10 });
+// `pglite` as the argument: an in-memory PGlite, whose CPU is this process's (one thread).
+const onPglite = process.argv[2] === 'pglite';
+const fresh = onPglite
+  ? { drop: async () => {} }
+  : await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const opened = await createDb(
+  'url' in fresh ? { kind: 'postgres', url: fresh.url, max: 10 } : { kind: 'pglite', dataDir: 'memory://' },
+);
 await migrateToLatest(opened.db);
 const now = Date.now();
 const { cookie, userId } = await signInTestUser(opened.db, now, { support: true });

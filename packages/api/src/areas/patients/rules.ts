@@ -169,7 +169,7 @@ export function importDigest(patient: ImportedPatient, field: DisplayIdField): s
     `${part(name.given)}${part(name.family)}${part(patient.dateOfBirth)}${part(patient.email)}` +
     `${part(patient.mobileNumber)}${part(address?.line1)}${part(address?.line2)}${part(address?.line3)}` +
     `${part(address?.postTown)}${part(address?.postcode)}`;
-  return new Bun.CryptoHasher('sha256').update(text).digest('hex').slice(0, 32);
+  return Bun.SHA256.hash(text, 'hex').slice(0, 32);
 }
 
 /** A field in a digest's text, its length first (so no two rows' fields run together the same), `-` absent. */
