@@ -1,7 +1,7 @@
 /**
  * Where a patient batch's api CPU goes, layer by layer, in-process (no HTTP, no client pipeline):
- * `bun bench/import/layers.ts [postgres url | pglite]` (a fresh database beside the url's, dropped after; or an
- * in-memory PGlite, whose CPU is then this process's too). The
+ * `bun bench/import/layers.ts [postgres url | pglite]` (a fresh database beside the url's, dropped after; or
+ * PGlite in a temporary directory, whose CPU is then this process's too). The
  * generated file (bench/import/generate.ts) goes through core's pipeline once into 1,024-row batches,
  * imported into a business; then each line is ms of this process's CPU (user + system) per batch of
  * 1,024 for one pass over all the batches: the lowest and the median of three passes. PostgreSQL's own
@@ -14,6 +14,9 @@
  *   re-import does instead of the next two), the row checks (`checkPatient`) and the upsert statement
  *   given the same rows unchanged (`upsertPatients`, what a re-import did before the digests).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
@@ -29,13 +32,14 @@ import { benchOrigin, benchProduction } from '../rpc/mode.ts';
 import { generatedMapping, generatePatientCsv } from './generate.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
-// `pglite` as the argument: an in-memory PGlite, whose CPU is this process's (one thread).
-const onPglite = process.argv[2] === 'pglite';
-const fresh = onPglite
-  ? { drop: async () => {} }
+// `pglite` as the argument: PGlite in a temporary directory, as the server runs it (its in-memory file
+// system copies a growing file whole at each step), its CPU this process's (one thread).
+const pgliteDir = process.argv[2] === 'pglite' ? await mkdtemp(join(tmpdir(), 'bench-layers-')) : undefined;
+const fresh = pgliteDir
+  ? { drop: () => rm(pgliteDir, { recursive: true, force: true }) }
   : await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const opened = await createDb(
-  'url' in fresh ? { kind: 'postgres', url: fresh.url, max: 10 } : { kind: 'pglite', dataDir: 'memory://' },
+  'url' in fresh ? { kind: 'postgres', url: fresh.url, max: 10 } : { kind: 'pglite', dataDir: pgliteDir as string },
 );
 await migrateToLatest(opened.db);
 const now = Date.now();
