@@ -61,10 +61,9 @@ describeApi('patients import plan', (t) => {
   it('updates the rows a batch changed, and marks the ones found the same, by their ids, however many patients the business has', async () => {
     // No statistics: a pharmacy's first imports into PGlite (no autovacuum) before the search job analyses.
     const business = await insertBusiness(t.db);
-    await sql`insert into patients (id, business_id, display_id, full_name, created, updated)
-      select 'p' || g, ${business}, (9000000000 + g)::text, 'Patient ' || g, 0, 0 from generate_series(1, 3000) g`.execute(
-      t.db,
-    );
+    await sql`insert into patients (id, business_id, display_id, full_name, mobile_number, created, updated)
+      select 'p' || g, ${business}, (9000000000 + g)::text, 'Patient ' || g, '+447700900000', 0, 0
+      from generate_series(1, 3000) g`.execute(t.db);
     const row = (i: number, fullName: string): UpsertRow => ({
       ord: i,
       id: `new-${i}`,
@@ -75,7 +74,7 @@ describeApi('patients import plan', (t) => {
       fullName,
       dateOfBirth: null,
       email: null,
-      mobileNumber: null,
+      mobileNumber: '+447700900000',
       addressLine1: null,
       addressLine2: null,
       addressLine3: null,
