@@ -4,6 +4,35 @@ import { describeApi } from '../../testing/api.ts';
 import { insertBusiness } from '../../testing/patients.ts';
 import { fastUpsertStatement, importedUnchangedStatement, type UpsertRow } from './import-repository.ts';
 
+/** Row `ord` of an import batch: a display id, a full name and a mobile, nothing else. */
+const sentRow = (
+  ord: number,
+  sent: { displayId: string; fullName: string; mobileNumber: string; digest?: string },
+): UpsertRow => ({
+  ord,
+  id: `new-${ord}`,
+  digest: `d${ord}`,
+  givenName: '',
+  familyName: '',
+  dateOfBirth: null,
+  email: null,
+  addressLine1: null,
+  addressLine2: null,
+  addressLine3: null,
+  postTown: null,
+  postcode: null,
+  ...sent,
+});
+
+const batchStatement = (businessId: string, rows: UpsertRow[]) =>
+  fastUpsertStatement({
+    businessId,
+    rows,
+    now: 1,
+    auditId: 'audit-1',
+    actor: { userId: null, display: 'test', ip: null, requestId: null },
+  });
+
 // An import's lookup of each row's current patient probes the unique (business, display id) index, even
 // when the table statistics were taken before the business had any patients (a pharmacy that joined
 // since): planned on the business's index alone, every batch read all of the business's patients again
@@ -16,30 +45,10 @@ describeApi('patients import plan', (t) => {
       t.db,
     );
     await sql`analyze patients`.execute(t.db);
-    const rows: UpsertRow[] = Array.from({ length: 3 }, (_, i) => ({
-      ord: i,
-      id: `new-${i}`,
-      digest: `d${i}`,
-      displayId: String(9100000000 + i),
-      givenName: '',
-      familyName: '',
-      fullName: `New ${i}`,
-      dateOfBirth: null,
-      email: null,
-      mobileNumber: `+4477009000${i}0`,
-      addressLine1: null,
-      addressLine2: null,
-      addressLine3: null,
-      postTown: null,
-      postcode: null,
-    }));
-    const statement = fastUpsertStatement({
-      businessId: joined,
-      rows,
-      now: 1,
-      auditId: 'audit-1',
-      actor: { userId: null, display: 'test', ip: null, requestId: null },
-    });
+    const rows = Array.from({ length: 3 }, (_, i) =>
+      sentRow(i, { displayId: String(9100000000 + i), fullName: `New ${i}`, mobileNumber: `+4477009000${i}0` }),
+    );
+    const statement = batchStatement(joined, rows);
     const plan = (await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(t.db)).rows
       .map((r) => r['QUERY PLAN'])
       .join('\n');
@@ -64,33 +73,17 @@ describeApi('patients import plan', (t) => {
     await sql`insert into patients (id, business_id, display_id, full_name, mobile_number, created, updated)
       select 'p' || g, ${business}, (9000000000 + g)::text, 'Patient ' || g, '+447700900000', 0, 0
       from generate_series(1, 3000) g`.execute(t.db);
-    const row = (i: number, fullName: string): UpsertRow => ({
-      ord: i,
-      id: `new-${i}`,
-      digest: `d${i}`,
-      displayId: String(9000000000 + i),
-      givenName: '',
-      familyName: '',
-      fullName,
-      dateOfBirth: null,
-      email: null,
-      mobileNumber: '+447700900000',
-      addressLine1: null,
-      addressLine2: null,
-      addressLine3: null,
-      postTown: null,
-      postcode: null,
-    });
     // A batch of patients 1 to 1,024: the odd ones sent as stored (their digests kept: `marked`), the even
     // ones with another name (`changed`).
-    const sent = Array.from({ length: 1024 }, (_, i) => row(i, i % 2 === 0 ? `Patient ${i + 1}` : `Renamed ${i + 1}`));
-    const statement = fastUpsertStatement({
-      businessId: business,
-      rows: sent.map((r) => ({ ...r, displayId: String(9000000001 + r.ord), digest: `d${r.ord + 1}` })),
-      now: 1,
-      auditId: 'audit-1',
-      actor: { userId: null, display: 'test', ip: null, requestId: null },
-    });
+    const sent = Array.from({ length: 1024 }, (_, i) =>
+      sentRow(i, {
+        displayId: String(9000000001 + i),
+        fullName: i % 2 === 0 ? `Patient ${i + 1}` : `Renamed ${i + 1}`,
+        mobileNumber: '+447700900000',
+        digest: `d${i + 1}`,
+      }),
+    );
+    const statement = batchStatement(business, sent);
     const plan = (await sql<{ 'QUERY PLAN': string }>`explain analyze ${statement}`.execute(t.db)).rows
       .map((r) => r['QUERY PLAN'])
       .join('\n');
