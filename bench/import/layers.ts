@@ -14,6 +14,7 @@
  *   re-import does instead of the next two), the row checks (`checkPatient`) and the upsert statement
  *   given the same rows unchanged (`upsertPatients`, what a re-import did before the digests).
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,9 +33,11 @@ import { benchOrigin, benchProduction } from '../rpc/mode.ts';
 import { generatedMapping, generatePatientCsv } from './generate.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
-// `pglite` as the argument: PGlite in a temporary directory, as the server runs it (its in-memory file
-// system copies a growing file whole at each step), its CPU this process's (one thread).
+// `pglite` as the argument: PGlite in a temporary directory, as the server runs it, its CPU this
+// process's (one thread). Not `memory://`: PGlite's in-memory file system copies a growing file whole at
+// each step, a cost the server on disk does not have. The directory goes when the process ends, however.
 const pgliteDir = process.argv[2] === 'pglite' ? await mkdtemp(join(tmpdir(), 'bench-layers-')) : undefined;
+if (pgliteDir) process.on('exit', () => rmSync(pgliteDir, { recursive: true, force: true }));
 const fresh = pgliteDir
   ? { drop: () => rm(pgliteDir, { recursive: true, force: true }) }
   : await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
