@@ -55,11 +55,16 @@ export async function startCluster(opts: {
       ...opts.env,
     },
   });
+  // With output 'ignore', what the processes print is drained (a full pipe would block the cluster), and
+  // its last 8 KB kept for the error when the cluster never comes up.
+  let lastOutput = '';
   if (opts.output === 'ignore' && proc.stderr instanceof ReadableStream) {
-    // Drained, so a full pipe never blocks the cluster.
     const reader = proc.stderr.getReader();
+    const decoder = new TextDecoder();
     (async () => {
-      while (!(await reader.read()).done);
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        lastOutput = (lastOutput + decoder.decode(read.value)).slice(-8192);
+      }
     })();
   }
   const apis = new Map<number, number>();
@@ -111,8 +116,12 @@ export async function startCluster(opts: {
   const ms = opts.ms ?? 120_000;
   const deadline = Date.now() + ms;
   while (!(balancer && apis.size >= opts.size)) {
-    if (ended || proc.exitCode !== null)
-      throw new Error(`the cluster script exited (${proc.exitCode}) before it was up`);
+    if (ended || proc.exitCode !== null) {
+      await Bun.sleep(100); // the last of its output
+      throw new Error(
+        `the cluster script exited (${proc.exitCode}) before it was up${lastOutput ? `:\n${lastOutput}` : ''}`,
+      );
+    }
     if (Date.now() > deadline) {
       proc.kill('SIGINT');
       throw new Error(`the cluster was not up within ${ms / 1000} s`);
