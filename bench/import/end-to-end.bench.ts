@@ -31,7 +31,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Secret, TOTP } from 'otpauth';
 import Papa from 'papaparse';
 import pg from 'pg';
-import { createDb } from '../../db/src/index.ts';
+import { createDb, PGLITE_CONF } from '../../db/src/index.ts';
 import { textArrayLiteral } from '../../packages/api/src/areas/patients/import-repository.ts';
 import { createClient, sessionTokenOf } from '../../packages/cli/src/client.ts';
 import { importPatientCsv } from '../../packages/core/src/import/index.ts';
@@ -140,7 +140,8 @@ async function openEngine(kind: Kind, databaseUrl: string | undefined): Promise<
     return { query: (text) => client.query(text), close: () => client.end(), backendPid: rows[0]?.pid };
   }
   const dir = await mkdtemp(join(tmpdir(), 'medlocker-bench-bare-'));
-  const lite = await PGlite.create(dir);
+  // With the server's settings (8 MB of shared buffers, not PostgreSQL's 128 MB): the same engine, bare.
+  const lite = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF });
   return {
     query: (text) => lite.exec(text),
     close: async () => {
