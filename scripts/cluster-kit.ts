@@ -31,6 +31,12 @@ export type RunningCluster = {
 
 const script = join(import.meta.dir, 'cluster.mjs');
 
+/**
+ * A port for a test's cluster (HAProxy on it, the api processes on the next ones): below Linux's
+ * ephemeral range (32768-60999), where an outgoing connection's local port could hold one of them.
+ */
+export const testClusterPort = () => 20_000 + Math.floor(Math.random() * 12_000);
+
 export async function startCluster(opts: {
   databaseUrl: string;
   size: number;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { seed } from '../bench/hub/harness.ts';
 import { createDb } from '../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../db/src/testing.ts';
-import { processAlive, type RunningCluster, startCluster } from './cluster-kit.ts';
+import { processAlive, type RunningCluster, startCluster, testClusterPort } from './cluster-kit.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 
@@ -33,8 +33,7 @@ function bootLocker(url: string, token: string): Promise<unknown[]> {
 describe.skipIf(!base)('npm run cluster [postgres]', () => {
   let fresh: Awaited<ReturnType<typeof createFreshPostgresDatabase>>;
   let cluster: RunningCluster | undefined;
-  // Below Linux's ephemeral range (32768-60999), where an outgoing connection's local port could hold it.
-  const port = 20_000 + Math.floor(Math.random() * 12_000);
+  const port = testClusterPort();
 
   beforeAll(async () => {
     fresh = await createFreshPostgresDatabase(base as string);

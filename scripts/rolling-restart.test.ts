@@ -9,7 +9,7 @@ import { createDb } from '../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../db/src/testing.ts';
 import { DEV_ADMIN_PASSWORD } from '../packages/api/src/config/config.ts';
 import { testPatient } from '../packages/api/src/testing/patients.ts';
-import { type RunningCluster, startCluster } from './cluster-kit.ts';
+import { type RunningCluster, startCluster, testClusterPort } from './cluster-kit.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 
@@ -105,8 +105,7 @@ class Locker {
 describe.skipIf(!base)('a rolling restart of npm run cluster [postgres]', () => {
   let fresh: Awaited<ReturnType<typeof createFreshPostgresDatabase>>;
   let cluster: RunningCluster | undefined;
-  // Below Linux's ephemeral range (32768-60999), where an outgoing connection's local port could hold it.
-  const port = 20_000 + Math.floor(Math.random() * 12_000);
+  const port = testClusterPort();
 
   beforeAll(async () => {
     fresh = await createFreshPostgresDatabase(base as string);

@@ -15,7 +15,7 @@
  *   given the same rows unchanged (`upsertPatients`, what a re-import did before the digests).
  */
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
@@ -39,10 +39,10 @@ const ROWS = Number(process.env.ROWS ?? 100_000);
 const pgliteDir = process.argv[2] === 'pglite' ? await mkdtemp(join(tmpdir(), 'bench-layers-')) : undefined;
 if (pgliteDir) process.on('exit', () => rmSync(pgliteDir, { recursive: true, force: true }));
 const fresh = pgliteDir
-  ? { drop: () => rm(pgliteDir, { recursive: true, force: true }) }
+  ? undefined
   : await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const opened = await createDb(
-  'url' in fresh ? { kind: 'postgres', url: fresh.url, max: 10 } : { kind: 'pglite', dataDir: pgliteDir as string },
+  fresh ? { kind: 'postgres', url: fresh.url, max: 10 } : { kind: 'pglite', dataDir: pgliteDir as string },
 );
 await migrateToLatest(opened.db);
 const now = Date.now();
@@ -171,4 +171,4 @@ await cpu('  the upsert statement given them (upsertPatients)', async () => {
 
 await live.close();
 await opened.close();
-await fresh.drop();
+await fresh?.drop();
