@@ -122,6 +122,15 @@ export async function earlierWrongPins(machineId: string, count: number): Promis
 }
 
 /**
+ * Makes the machine's open alarm's next escalation step due now through the harness (`POST /__alarms/due`):
+ * the alarm reads as raised one interval ago, and the step runs within a second or so.
+ */
+export async function escalationDue(machineId: string): Promise<void> {
+  const response = await fetch(`${mailURL}/__alarms/due?machine=${encodeURIComponent(machineId)}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness moved no alarm: ${await response.text()}`);
+}
+
+/**
  * Makes a user's account look unused for `days` days and runs the server's inactive-accounts job through
  * the harness (`POST /__accounts/unused`): resolves once the account is disabled.
  */

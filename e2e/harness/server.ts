@@ -27,6 +27,8 @@
  *      `POST /__orders/expired?order=<id>&location=<slot>` puts the order's bag in its machine, expired;
  *      `POST /__audit/old?business=<id>&days=<n>&count=<k>` writes k audit entries of the business n days
  *      old, so a spec sees the retention preview count them;
+ *      `POST /__alarms/due?machine=<id>` makes the machine's open alarm's next escalation step due now (its
+ *      raising moved back by the wait left), so a spec sees it escalate without waiting the interval;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -182,6 +184,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__accounts/unused' && request.method === 'POST') return unusedAccount(url);
     if (url.pathname === '/__audit/old' && request.method === 'POST') return oldAuditEntries(url);
     if (url.pathname === '/__orders/expired' && request.method === 'POST') return expiredInLocker(url);
+    if (url.pathname === '/__alarms/due' && request.method === 'POST') return alarmDue(url);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -318,6 +321,38 @@ async function expiredInLocker(url: URL) {
     })
     .execute();
   return Response.json({ ok: true });
+}
+
+/**
+ * Makes the machine's open alarm's next escalation step due now, as if the business's interval had
+ * passed: its raising and its step move back by the time still to wait, and the queued step runs at the
+ * runner's next look (within a second).
+ */
+async function alarmDue(url: URL) {
+  const machineId = url.searchParams.get('machine') ?? '';
+  const now = Date.now();
+  const alarm = await server.db
+    .selectFrom('alarms')
+    .select(['id', 'raised_at', 'next_escalation_at'])
+    .where('machine_id', '=', machineId)
+    .where('state', '=', 'open')
+    .where('next_escalation_at', 'is not', null)
+    .executeTakeFirst();
+  if (!alarm) return Response.json({ error: 'the machine has no open alarm waiting to escalate' }, { status: 400 });
+  const early = Math.max(0, Number(alarm.next_escalation_at) - now);
+  await server.db
+    .updateTable('alarms')
+    .set({ raised_at: Number(alarm.raised_at) - early, next_escalation_at: now })
+    .where('id', '=', alarm.id)
+    .execute();
+  await server.db
+    .updateTable('jobs')
+    .set({ run_after: now })
+    .where('type', '=', 'alarms.escalate')
+    .where('status', '=', 'waiting')
+    .where('dedupe_key', 'like', `alarms.escalate:${alarm.id}:%`)
+    .execute();
+  return Response.json({ alarmId: alarm.id, movedMs: early });
 }
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */
