@@ -158,6 +158,9 @@ describeApi('erasing a patient and a patient’s data', (t) => {
       fullName: 'Grace Hopper',
       email: `${h.patientId}@example.com`,
     });
+    // The database's bookkeeping is no information about the patient.
+    expect(Object.keys(json.patient)).not.toContain('importDigest');
+    expect(Object.keys(json.patient)).not.toContain('searchPending');
     expect(json.orders.map((o: { reference: string }) => o.reference)).toEqual([
       h.exempt.reference,
       h.revealed.reference,

@@ -4,13 +4,13 @@ import type { Db } from './policy-repository.ts';
 /*
  * Everything held about one patient, for a subject access request (docs/decisions/retention.md):
  * rows as stored, less the secrets that are no information about the patient (PINs and their lookups,
- * code and token hashes), with camelCase keys.
+ * code and token hashes) and the database's own bookkeeping, with camelCase keys.
  */
 
 type Row = Record<string, unknown>;
 
-/** Columns never put in the file: secrets and their hashes, which say nothing about the patient. */
-const SECRET = new Set([
+/** Columns never put in the file: secrets, their hashes and bookkeeping, which say nothing about the patient. */
+const LEFT_OUT = new Set([
   'pin',
   'pin_lookup',
   'token_hash',
@@ -19,17 +19,21 @@ const SECRET = new Set([
   'email_code_hash',
   'mobile_code_hash',
   'access_token_hash',
+  // Bookkeeping, not data about the patient: a hash of the row as the last import sent it, and whether
+  // the search index has caught up with the row.
+  'import_digest',
+  'search_pending',
 ]);
 
 /** Columns that hold a time (ms since the epoch; bigint columns arrive as text from PostgreSQL). */
 const TIME = /(^|_)(at|created|updated|collected|expires|last_seen|first_at|last_at)$/;
 
-/** Rows without their secrets, with camelCase keys and their times as numbers. */
+/** Rows without their secrets and bookkeeping, with camelCase keys and their times as numbers. */
 const withoutSecrets = (rows: Row[]): Row[] =>
   rows.map((row) =>
     Object.fromEntries(
       Object.entries(row)
-        .filter(([key]) => !SECRET.has(key))
+        .filter(([key]) => !LEFT_OUT.has(key))
         .map(([key, value]) => [
           camelKey(key),
           TIME.test(key) && (typeof value === 'string' || typeof value === 'bigint') ? Number(value) : value,
