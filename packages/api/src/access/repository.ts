@@ -16,14 +16,22 @@ export async function ownersOf(
   return new Map(pairs.map((r) => [r.id, r.owner]));
 }
 
+/** The table of each entity that belongs to a business, named by its `business_id`. */
+const ownedByBusiness = {
+  machine: 'machines',
+  patient: 'patients',
+  signUp: 'patient_sign_ups',
+  integrationClient: 'integration_clients',
+  order: 'orders',
+  webhookDelivery: 'webhook_deliveries',
+} as const;
+
 function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promise<{ id: string; owner: string }[]> {
   switch (entity) {
     case 'business':
       return db.selectFrom('businesses').select(['id', 'id as owner']).where('id', 'in', ids).execute();
     case 'group':
       return db.selectFrom('groups').select(['id', 'id as owner']).where('id', 'in', ids).execute();
-    case 'machine':
-      return db.selectFrom('machines').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
     case 'testMachine':
       return db
         .selectFrom('machines')
@@ -31,21 +39,9 @@ function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promi
         .where('id', 'in', ids)
         .where('is_test', '=', true)
         .execute();
-    case 'patient':
-      return db.selectFrom('patients').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
-    case 'signUp':
-      return db.selectFrom('patient_sign_ups').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
-    case 'integrationClient':
+    default:
       return db
-        .selectFrom('integration_clients')
-        .select(['id', 'business_id as owner'])
-        .where('id', 'in', ids)
-        .execute();
-    case 'order':
-      return db.selectFrom('orders').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
-    case 'webhookDelivery':
-      return db
-        .selectFrom('webhook_deliveries')
+        .selectFrom(ownedByBusiness[entity])
         .select(['id', 'business_id as owner'])
         .where('id', 'in', ids)
         .execute();
