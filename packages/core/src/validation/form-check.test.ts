@@ -40,4 +40,25 @@ describe('checking a form field by field', () => {
     ]);
     expect(check.summary).toContain('Please enter a value; Value must be at most 10 characters long');
   });
+
+  it('checks an address as the five columns it is kept in, each line under its own path', () => {
+    const check = new FormCheck('patient.', '2026-11-02');
+    expect(check.address('address', { line1: ' 1 High St ', line3: 'x'.repeat(11), postcode: 'sw1a1aa' }, 10)).toEqual({
+      addressLine1: '1 High St',
+      addressLine2: null,
+      addressLine3: null,
+      postTown: null,
+      postcode: 'SW1A 1AA',
+    });
+    expect(check.address('address', null, 20)).toEqual({
+      addressLine1: null,
+      addressLine2: null,
+      addressLine3: null,
+      postTown: null,
+      postcode: null,
+    });
+    expect(check.errors).toEqual([
+      { path: 'patient.address.line3', id: 'INVALID_LENGTH', message: 'Value must be at most 10 characters long' },
+    ]);
+  });
 });

@@ -81,6 +81,25 @@ export class FormCheck {
     return normaliseUkPostcode(v) ?? this.fail(path, 'INVALID_UK_POSTCODE');
   }
 
+  /**
+   * A postal address as the five columns a patient or sign-up keeps it in: each line and the post town
+   * free text of at most `max` characters, the postcode a UK postcode; each checked at `path.<key>`.
+   */
+  address(
+    path: string,
+    value: { line1?: Text; line2?: Text; line3?: Text; postTown?: Text; postcode?: Text } | null | undefined,
+    max: number,
+  ) {
+    const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') => this.text(`${path}.${key}`, value?.[key], { max });
+    return {
+      addressLine1: line('line1'),
+      addressLine2: line('line2'),
+      addressLine3: line('line3'),
+      postTown: line('postTown'),
+      postcode: this.ukPostcode(`${path}.postcode`, value?.postcode),
+    };
+  }
+
   /** An NHS/CHI number as its 10 digits (3-3-4 spaces or hyphens dropped); blank is null, or required. */
   nhsNumber(path: string, value: Text, options: { required?: boolean } = {}): string | null {
     const v = value?.trim();

@@ -199,16 +199,7 @@ export function checkPatientForm(patient: ImportedPatient, field: DisplayIdField
   const dateOfBirth = check.dateOfBirth('dateOfBirth', patient.dateOfBirth);
   const email = check.email('email', patient.email);
   const mobileNumber = check.ukMobile('mobileNumber', patient.mobileNumber, { required: true });
-  const address = patient.address ?? {};
-  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
-    check.text(`address.${key}`, address[key], { max: MAX_TEXT });
-  const values = {
-    addressLine1: line('line1'),
-    addressLine2: line('line2'),
-    addressLine3: line('line3'),
-    postTown: line('postTown'),
-    postcode: check.ukPostcode('address.postcode', address.postcode),
-  };
+  const address = check.address('address', patient.address, MAX_TEXT);
   if (check.errors.length > 0 || mobileNumber === null) return { ok: false, fields: check.errors };
   return {
     ok: true,
@@ -220,7 +211,7 @@ export function checkPatientForm(patient: ImportedPatient, field: DisplayIdField
       dateOfBirth,
       email,
       mobileNumber,
-      ...values,
+      ...address,
     },
   };
 }

@@ -32,20 +32,13 @@ const MAX_TEXT = 200;
 /** SPEC §5's form rules for a sign-up (core `FormCheck`, shared with patients' create and update); 400 per field. */
 export function checkForm(form: SignUpForm, today: string): SignUpFields {
   const check = new FormCheck('signUp.', today);
-  const address = form.address;
-  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
-    check.text(`address.${key}`, address?.[key], { max: MAX_TEXT });
   const fields = {
     firstName: check.text('firstName', form.firstName, { max: MAX_NAME, required: true }) ?? '',
     lastName: check.text('lastName', form.lastName, { max: MAX_NAME, required: true }) ?? '',
     dateOfBirth: check.dateOfBirth('dateOfBirth', form.dateOfBirth),
     email: check.email('email', form.email),
     mobileNumber: check.ukMobile('mobileNumber', form.mobileNumber),
-    addressLine1: line('line1'),
-    addressLine2: line('line2'),
-    addressLine3: line('line3'),
-    postTown: line('postTown'),
-    postcode: check.ukPostcode('address.postcode', address?.postcode),
+    ...check.address('address', form.address, MAX_TEXT),
   };
   if (check.errors.length > 0) throw new AppError('VALIDATION', check.summary, check.errors);
   return fields;
