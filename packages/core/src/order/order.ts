@@ -96,18 +96,19 @@ export const OrderEvent = type({
 });
 export type OrderEvent = typeof OrderEvent.infer;
 
-/** A row of the collection report (SPEC §3). Money in pence. */
-export const CollectionRecord = type({
-  id: Id,
-  reference: 'string',
-  patientId: Id,
-  patientName: 'string',
-  collected: Timestamp.or('null'),
-  amountPaid: pence,
-  autoExempt: 'boolean',
-  exemptionCode: ExemptionCode.or('null'),
-  pinRevealed: 'boolean',
-  prescriptionCharge: pence,
-  retailCharge: pence,
-});
+/**
+ * A row of the collection report (SPEC §3): fields of the collected order as {@link Order} has them, with
+ * its automatic-exemption mark and whether staff revealed its PIN. Money in pence.
+ */
+export const CollectionRecord = Order.pick(
+  'id',
+  'reference',
+  'patientId',
+  'patientName',
+  'collected',
+  'amountPaid',
+  'exemptionCode',
+  'prescriptionCharge',
+  'retailCharge',
+).and({ autoExempt: 'boolean', pinRevealed: 'boolean' });
 export type CollectionRecord = typeof CollectionRecord.infer;
