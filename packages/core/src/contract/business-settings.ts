@@ -70,11 +70,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
 };
 
 /** The controlled part of the settings. */
-export const ControlledSettings = type({
-  smsGateway: SmsGateway,
-  enableWhatsApp: 'boolean',
-  qrCodeIntegration: { enabled: 'boolean' },
-});
+export const ControlledSettings = BusinessFeatureSettings.pick(...controlledSettingKeys);
 export type ControlledSettings = typeof ControlledSettings.infer;
 
 // An http(s) URL a patient can open; blank is not a URL.
