@@ -30,6 +30,10 @@ export const consolePaths = {
   patientAudit: (patientId: string) => `/audit?patient=${part(patientId)}`,
 } as const;
 
+/** A business's or a group's own pages (`/businesses/{id}`, `/groups/{id}`). */
+export const resourcePath = (kind: 'business' | 'group', id: string) =>
+  kind === 'business' ? consolePaths.business(id) : consolePaths.group(id);
+
 /** A business's section pages (the shell's menu, the business tabs). */
 export function businessSectionPaths(businessId: string) {
   const base = consolePaths.business(businessId);

@@ -1,9 +1,11 @@
 import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/core';
 import { useState } from 'react';
 import { Outlet, useLocation, useSearchParams } from 'react-router';
+import { resourcePath } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { type MethodRef, useMayCall } from '../../state/access.ts';
 import { useLivePush, useLiveSubscription } from '../../state/live.ts';
+import { type Resource, useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -143,28 +145,33 @@ export function ArchivableDetails({
 }
 
 /**
- * The frame of a business's or a group's pages (`base` and below): its name, when archived the warning,
- * the tabs (the first one, 'details', is `base` itself), and the page under it, given `context`. While
- * the entity loads: 'Loading', or the error with 'Try again'.
+ * The frame of a business's or a group's pages (its own page and below): its name, when archived the
+ * warning, the tabs (the first one, 'details', is its own page), and the page under it, given `context`.
+ * While the entity loads: 'Loading', or the error with 'Try again'. Archive pushes from other consoles
+ * reload it live.
  */
 export function ArchivableLayout<E extends { name: string; archived: ArchivedStamp | null }, C>({
-  kind,
+  reach,
   entity,
   error,
   reload,
-  base,
-  tabs,
+  tabs: allTabs,
   context,
 }: {
-  kind: 'business' | 'group';
+  reach: Resource;
   entity: E | undefined;
   error: unknown;
   reload: () => void;
-  base: string;
   tabs: { id: string; label: string }[];
   context: (entity: E) => C;
 }) {
+  const { kind } = reach;
+  const base = resourcePath(kind, reach.id);
   const location = useLocation();
+  useLiveArchive(kind === 'business' ? { businessId: reach.id } : { groupId: reach.id }, reload);
+  // Editing is for support and the business's or group's Admins: nobody else is offered a form they cannot save.
+  const manages = useAdministers(reach);
+  const tabs = manages ? allTabs : allTabs.filter((tab) => tab.id !== 'edit');
   const label = t(`businesses.entity.${kind}.label`);
   if (!entity) {
     return <Page title={label}>{error ? <LoadError error={error} onRetry={reload} /> : <Loading />}</Page>;
@@ -215,7 +222,7 @@ export function EditSection({ children }: { children: React.ReactNode }) {
  * A business's or a group's pages follow its archiving done elsewhere (SPEC §4 live updates): another
  * console's Archive or Unarchive reloads it, so the warning comes and goes without a reload.
  */
-export function useLiveArchive(topic: { businessId: string } | { groupId: string }, reload: () => void) {
+function useLiveArchive(topic: { businessId: string } | { groupId: string }, reload: () => void) {
   useLiveSubscription(topic);
   useLivePush((push) => {
     if (push.action !== 'archived' && push.action !== 'unarchived') return;
