@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { resourcePath } from '../../paths.ts';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { type Resource, useAdministers } from '../../state/reach.ts';
 import { useHasSupportScope } from '../../state/session.ts';
@@ -90,7 +91,7 @@ export function AddUserHere({
 }) {
   const support = useHasSupportScope();
   const manages = useAdministers(reach);
-  const usersPath = `/${roleName === 'Business' ? 'businesses' : 'groups'}/${encodeURIComponent(resource.id)}/users`;
+  const usersPath = `${resourcePath(reach.kind, reach.id)}/users`;
   if (resource.archived) return <Navigate to={usersPath} replace />;
   if (manages === false) return <AccessRestricted inShell />;
   if (!support) return <AddResourceUser roleName={roleName} resource={resource} usersPath={usersPath} />;

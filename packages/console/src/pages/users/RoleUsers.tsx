@@ -1,6 +1,8 @@
 import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
+import { resourcePath } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { type Resource, useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { emailColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
@@ -9,37 +11,27 @@ import { t } from './i18n/index.ts';
 import { PendingInvitations } from './PendingInvitations.tsx';
 
 export type RoleUsersProps = {
-  /** The role whose holders on `resource` are listed. */
-  roleName: 'Business' | 'Group';
-  resource: { id: string; archived: unknown };
-  /** Where the users of the resource live: `${usersPath}/{userId}` and `${usersPath}/add`. */
-  usersPath: string;
+  /** The business or group whose Business or Group role holders are listed. */
+  reach: Resource;
+  resource: { archived: unknown };
   /** The search text, kept for the session by the caller's atom. */
   searchAtom: WritableAtom<string, [string], void>;
   placeholder: string;
   /** The list's accessible name. */
   listLabel: string;
-  /**
-   * Whether the signed-in user manages these users (support staff, the resource's pharmacy Admins):
-   * Add and the links to each user's page. Others get the list to read (docs/decisions/auth.md).
-   */
-  canManage: boolean;
 };
 
 /**
  * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
  * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived (to
- * who may add roles); below it, for those who manage them, the invitations not yet answered.
+ * who may add roles); below it, for those who manage them, the invitations not yet answered. Who
+ * manages them (support staff, the resource's pharmacy Admins) gets Add and the links to each user's
+ * page; others get the list to read (docs/decisions/auth.md).
  */
-export function RoleUsers({
-  roleName,
-  resource,
-  usersPath,
-  searchAtom,
-  placeholder,
-  listLabel,
-  canManage,
-}: RoleUsersProps) {
+export function RoleUsers({ reach, resource, searchAtom, placeholder, listLabel }: RoleUsersProps) {
+  const roleName: 'Business' | 'Group' = reach.kind === 'business' ? 'Business' : 'Group';
+  const usersPath = `${resourcePath(reach.kind, reach.id)}/users`;
+  const canManage = useAdministers(reach) === true;
   // 'Business role removed from …' after a user page sends its Admin back here.
   const notice = useFlashNotice();
   const columns: ListColumn<User>[] = [
@@ -84,9 +76,9 @@ export function RoleUsers({
             ]
       }
       search={{ atom: searchAtom, placeholder, label: t('users.list.search') }}
-      query={rpcListQuery(['users', 'getUsersByRole', roleName, resource.id], 'users', (filterText, nextToken) => ({
+      query={rpcListQuery(['users', 'getUsersByRole', roleName, reach.id], 'users', (filterText, nextToken) => ({
         roleName,
-        roleResource: resource.id,
+        roleResource: reach.id,
         filterText,
         nextToken,
       }))}
@@ -94,7 +86,7 @@ export function RoleUsers({
       columns={columns}
       emptyText={t('users.list.empty')}
     >
-      {canManage && <PendingInvitations roleName={roleName} resourceId={resource.id} />}
+      {canManage && <PendingInvitations roleName={roleName} resourceId={reach.id} />}
     </ListPage>
   );
 }
