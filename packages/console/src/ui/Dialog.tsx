@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Button, type ButtonProps } from './Button.tsx';
 import { t } from './i18n/index.ts';
@@ -150,5 +150,41 @@ export function ConfirmAction({ action, onDone, onCancel, ...props }: ConfirmAct
         if (await run(action)) onDone();
       }}
     />
+  );
+}
+
+/**
+ * A button that asks first ('Erase patient data', 'Reset second factors'): pressed, it opens its
+ * {@link ConfirmAction}, which makes the call; `onDone` follows once the call went through and the
+ * confirmation has closed.
+ */
+export function ConfirmButton({
+  label,
+  variant,
+  onDone,
+  ...confirm
+}: Omit<ConfirmActionProps, 'onDone' | 'onCancel'> & {
+  /** The button's own text. */
+  label: ReactNode;
+  variant?: ButtonProps['variant'];
+  onDone?: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant={variant} onPress={() => setOpen(true)}>
+        {label}
+      </Button>
+      {open && (
+        <ConfirmAction
+          {...confirm}
+          onDone={() => {
+            setOpen(false);
+            onDone?.();
+          }}
+          onCancel={() => setOpen(false)}
+        />
+      )}
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { useConsoleLocale } from '../../i18n/index.ts';
 import { notificationsShownAtom } from '../../state/notifications.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
@@ -66,7 +66,6 @@ const columnsOf = (open: (n: NotificationListItem) => void): ListColumn<Notifica
  */
 export function NotificationList() {
   const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);
-  const [confirming, setConfirming] = useState(false);
   const [opened, setOpened] = useState<NotificationListItem | null>(null);
   const locale = useConsoleLocale();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the headers follow a change of language
@@ -91,7 +90,21 @@ export function NotificationList() {
         {
           key: 'dismiss-all',
           method: ['notifications', 'dismissAll'],
-          element: <Button onPress={() => setConfirming(true)}>{t('notifications.dismissAll')}</Button>,
+          element: (
+            <ConfirmButton
+              label={t('notifications.dismissAll')}
+              title={t('notifications.dismissAll.title')}
+              cancelLabel={t('notifications.dismissAll.keep')}
+              confirmLabel={t('notifications.dismissAll')}
+              tone="primary"
+              action={async () => {
+                await rpc('notifications', 'dismissAll', {});
+                await refresh();
+              }}
+            >
+              <p>{t('notifications.dismissAll.text')}</p>
+            </ConfirmButton>
+          ),
         },
       ]}
       label={t('notifications.title')}
@@ -99,22 +112,6 @@ export function NotificationList() {
       emptyText={t('notifications.empty')}
     >
       {opened && <NotificationDialog notification={opened} onClose={() => setOpened(null)} onDismissed={refresh} />}
-      {confirming && (
-        <ConfirmAction
-          title={t('notifications.dismissAll.title')}
-          cancelLabel={t('notifications.dismissAll.keep')}
-          confirmLabel={t('notifications.dismissAll')}
-          tone="primary"
-          action={async () => {
-            await rpc('notifications', 'dismissAll', {});
-            await refresh();
-          }}
-          onDone={() => setConfirming(false)}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{t('notifications.dismissAll.text')}</p>
-        </ConfirmAction>
-      )}
     </ListPage>
   );
 }

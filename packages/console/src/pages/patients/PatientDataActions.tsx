@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/Dialog.tsx';
 import { downloadFile } from '../../ui/download.ts';
 import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
@@ -19,7 +18,6 @@ export function PatientDataActions({
   patient: { id: string; name: string };
   onErased: () => void;
 }) {
-  const [erasing, setErasing] = useState(false);
   const downloading = useAction();
   const download = () =>
     downloading.run(async () =>
@@ -35,25 +33,18 @@ export function PatientDataActions({
         <Button onPress={download} isPending={downloading.pending}>
           {t('patients.data.download')}
         </Button>
-        <Button variant="danger" onPress={() => setErasing(true)}>
-          {t('patients.data.erase')}
-        </Button>
-      </div>
-      {erasing && (
-        <ConfirmAction
+        <ConfirmButton
+          variant="danger"
+          label={t('patients.data.erase')}
           title={t('patients.data.eraseTitle')}
           cancelLabel={t('patients.data.eraseKeep')}
           confirmLabel={t('patients.data.eraseConfirm')}
           action={() => rpc('dataProtection', 'erasePatient', { patientId: patient.id })}
-          onDone={() => {
-            setErasing(false);
-            onErased();
-          }}
-          onCancel={() => setErasing(false)}
+          onDone={onErased}
         >
           <p>{t('patients.data.eraseBody', { name: patient.name })}</p>
-        </ConfirmAction>
-      )}
+        </ConfirmButton>
+      </div>
     </section>
   );
 }

@@ -1,5 +1,4 @@
 import { formatDate } from '@medlocker/core';
-import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useRpcQuery } from '../../api/queries.ts';
@@ -8,9 +7,8 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { useBusinessGroupId } from '../../state/current-business.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { DetailsItem } from '../../ui/Details.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
@@ -39,7 +37,6 @@ type Patient = RpcOutput<'patients', 'get'>['patient'];
 function PatientPage({ businessId, patient }: { businessId: string; patient: Patient }) {
   const navigate = useNavigate();
   const notice = useFlashNotice();
-  const [deleting, setDeleting] = useState(false);
 
   return (
     <Section
@@ -52,9 +49,23 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
               <Link href={patientPaths.edit(businessId, patient.id)} variant="button">
                 {t('patients.details.edit')}
               </Link>
-              <Button variant="danger" onPress={() => setDeleting(true)}>
-                {t('patients.details.delete')}
-              </Button>
+              <ConfirmButton
+                variant="danger"
+                label={t('patients.details.delete')}
+                title={t('patients.details.deleteTitle')}
+                cancelLabel={t('patients.details.deleteKeep')}
+                confirmLabel={t('patients.details.deleteConfirm')}
+                action={() => rpc('patients', 'delete', { id: patient.id })}
+                onDone={() =>
+                  navigate(patientPaths.list(businessId), {
+                    state: { notice: t('patients.details.deletedNotice', { name: patient.name }) },
+                  })
+                }
+              >
+                <p>
+                  {t('patients.details.deleteBody', { name: patient.name, displayId: displayIdOf(patient.displayId) })}
+                </p>
+              </ConfirmButton>
             </>
           )}
         </>
@@ -82,22 +93,6 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
       <p>
         <Link href={patientPaths.list(businessId)}>{t('patients.details.back')}</Link>
       </p>
-      {deleting && (
-        <ConfirmAction
-          title={t('patients.details.deleteTitle')}
-          cancelLabel={t('patients.details.deleteKeep')}
-          confirmLabel={t('patients.details.deleteConfirm')}
-          action={() => rpc('patients', 'delete', { id: patient.id })}
-          onDone={() =>
-            navigate(patientPaths.list(businessId), {
-              state: { notice: t('patients.details.deletedNotice', { name: patient.name }) },
-            })
-          }
-          onCancel={() => setDeleting(false)}
-        >
-          <p>{t('patients.details.deleteBody', { name: patient.name, displayId: displayIdOf(patient.displayId) })}</p>
-        </ConfirmAction>
-      )}
     </Section>
   );
 }

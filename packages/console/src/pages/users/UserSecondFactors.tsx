@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TitledSection } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
@@ -15,7 +14,6 @@ import { t } from './i18n/index.ts';
  */
 export function UserSecondFactors({ userId, userName }: { userId: string; userName: string }) {
   const query = useRpcQuery(['auth', 'listSecondFactors', userId], { userId });
-  const [resetting, setResetting] = useState(false);
   const [notice, setNotice] = useState<string>();
   const factors = query.data?.factors ?? [];
   return (
@@ -24,9 +22,21 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
       title={t('users.secondFactors.title')}
       actions={
         factors.length > 0 && (
-          <Button variant="danger" onPress={() => setResetting(true)}>
-            {t('users.secondFactors.reset')}
-          </Button>
+          <ConfirmButton
+            variant="danger"
+            label={t('users.secondFactors.reset')}
+            title={t('users.secondFactors.resetTitle')}
+            cancelLabel={t('users.secondFactors.keep')}
+            confirmLabel={t('users.secondFactors.reset')}
+            tone="danger"
+            action={() => rpc('auth', 'resetSecondFactors', { userId })}
+            onDone={() => {
+              setNotice(t('users.secondFactors.resetDone', { name: userName }));
+              query.reload();
+            }}
+          >
+            <p>{t('users.secondFactors.resetBody', { name: userName })}</p>
+          </ConfirmButton>
         )
       }
     >
@@ -50,23 +60,6 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
           )
         }
       </QueryView>
-      {resetting && (
-        <ConfirmAction
-          title={t('users.secondFactors.resetTitle')}
-          cancelLabel={t('users.secondFactors.keep')}
-          confirmLabel={t('users.secondFactors.reset')}
-          tone="danger"
-          action={() => rpc('auth', 'resetSecondFactors', { userId })}
-          onDone={() => {
-            setResetting(false);
-            setNotice(t('users.secondFactors.resetDone', { name: userName }));
-            query.reload();
-          }}
-          onCancel={() => setResetting(false)}
-        >
-          <p>{t('users.secondFactors.resetBody', { name: userName })}</p>
-        </ConfirmAction>
-      )}
     </TitledSection>
   );
 }
