@@ -122,11 +122,12 @@ export async function earlierWrongPins(machineId: string, count: number): Promis
 }
 
 /**
- * Makes the machine's open alarm's next escalation step due now through the harness (`POST /__alarms/due`):
+ * Makes the machine's open alarm's escalation to `level` due now through the harness (`POST /__alarms/due`):
  * the alarm reads as raised one interval ago, and the step runs within a second or so.
  */
-export async function escalationDue(machineId: string): Promise<void> {
-  const response = await fetch(`${mailURL}/__alarms/due?machine=${encodeURIComponent(machineId)}`, { method: 'POST' });
+export async function escalationDue(machineId: string, level: number): Promise<void> {
+  const query = `machine=${encodeURIComponent(machineId)}&level=${level}`;
+  const response = await fetch(`${mailURL}/__alarms/due?${query}`, { method: 'POST' });
   if (!response.ok) throw new Error(`the harness moved no alarm: ${await response.text()}`);
 }
 

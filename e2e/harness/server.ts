@@ -27,8 +27,9 @@
  *      `POST /__orders/expired?order=<id>&location=<slot>` puts the order's bag in its machine, expired;
  *      `POST /__audit/old?business=<id>&days=<n>&count=<k>` writes k audit entries of the business n days
  *      old, so a spec sees the retention preview count them;
- *      `POST /__alarms/due?machine=<id>` makes the machine's open alarm's next escalation step due now (its
- *      raising moved back by the wait left), so a spec sees it escalate without waiting the interval;
+ *      `POST /__alarms/due?machine=<id>&level=<n>` makes the machine's open alarm's escalation to level n due
+ *      now (its raising moved back by the wait left), so a spec sees it escalate without waiting the
+ *      interval;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -324,34 +325,50 @@ async function expiredInLocker(url: URL) {
 }
 
 /**
- * Makes the machine's open alarm's next escalation step due now, as if the business's interval had
- * passed: its raising and its step move back by the time still to wait, and the queued step runs at the
- * runner's next look (within a second).
+ * Makes the machine's open alarm's escalation to `level` due now, as if the business's interval had
+ * passed: the raising and the step move back by the wait left, and the queued step runs at the runner's
+ * next look (within a second). An alarm already at that level is left as it is (the step came on its
+ * own); any other state is refused, so a spec never jumps a level.
  */
 async function alarmDue(url: URL) {
   const machineId = url.searchParams.get('machine') ?? '';
-  const now = Date.now();
+  const level = Number(url.searchParams.get('level') ?? '1');
+  if (!Number.isInteger(level) || level < 1) return Response.json({ error: 'level is 1 or more' }, { status: 400 });
   const alarm = await server.db
     .selectFrom('alarms')
-    .select(['id', 'raised_at', 'next_escalation_at'])
+    .select(['id', 'raised_at', 'next_escalation_at', 'escalation_level'])
     .where('machine_id', '=', machineId)
     .where('state', '=', 'open')
-    .where('next_escalation_at', 'is not', null)
     .executeTakeFirst();
-  if (!alarm) return Response.json({ error: 'the machine has no open alarm waiting to escalate' }, { status: 400 });
+  if (!alarm) return Response.json({ error: 'the machine has no open alarm' }, { status: 400 });
+  if (alarm.escalation_level >= level) return Response.json({ alarmId: alarm.id, movedMs: 0 });
+  if (alarm.escalation_level !== level - 1 || alarm.next_escalation_at === null) {
+    return Response.json({ error: `the alarm is not waiting to escalate to level ${level}` }, { status: 400 });
+  }
+  const now = Date.now();
   const early = Math.max(0, Number(alarm.next_escalation_at) - now);
-  await server.db
-    .updateTable('alarms')
-    .set({ raised_at: Number(alarm.raised_at) - early, next_escalation_at: now })
-    .where('id', '=', alarm.id)
-    .execute();
-  await server.db
-    .updateTable('jobs')
-    .set({ run_after: now })
-    .where('type', '=', 'alarms.escalate')
-    .where('status', '=', 'waiting')
-    .where('dedupe_key', 'like', `alarms.escalate:${alarm.id}:%`)
-    .execute();
+  const moved = await server.db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('alarms')
+      .set({ raised_at: Number(alarm.raised_at) - early, next_escalation_at: now })
+      .where('id', '=', alarm.id)
+      .execute();
+    return tx
+      .updateTable('jobs')
+      .set({ run_after: now })
+      .where('dedupe_key', '=', `alarms.escalate:${alarm.id}:${level}`)
+      .where('status', '=', 'waiting')
+      .executeTakeFirst();
+  });
+  // None waiting: the runner took the step already (it was due), or none was ever queued.
+  if (Number(moved.numUpdatedRows) !== 1) {
+    const taken = await server.db
+      .selectFrom('jobs')
+      .select('status')
+      .where('dedupe_key', '=', `alarms.escalate:${alarm.id}:${level}`)
+      .executeTakeFirst();
+    if (!taken) return Response.json({ error: `no escalation to level ${level} is queued` }, { status: 400 });
+  }
   return Response.json({ alarmId: alarm.id, movedMs: early });
 }
 
