@@ -155,8 +155,9 @@ export function ConfirmAction({ action, onDone, onCancel, ...props }: ConfirmAct
 
 /**
  * A button that asks first ('Erase patient data', 'Reset second factors'): pressed, it opens its
- * {@link ConfirmAction}, which makes the call; `onDone` follows once the call went through and the
- * confirmation has closed.
+ * {@link ConfirmAction}, which makes the call; once the call went through the confirmation closes and
+ * `onDone` runs (in the same update). The dialog lives with the button: render the button where nothing
+ * the call itself changes would unmount it while the call runs (a list that a push may reload is not).
  */
 export function ConfirmButton({
   label,

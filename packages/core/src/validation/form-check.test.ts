@@ -43,14 +43,16 @@ describe('checking a form field by field', () => {
 
   it('checks an address as the five columns it is kept in, each line under its own path', () => {
     const check = new FormCheck('patient.', '2026-11-02');
-    expect(check.address('address', { line1: ' 1 High St ', line3: 'x'.repeat(11), postcode: 'sw1a1aa' }, 10)).toEqual({
+    expect(
+      check.address('address', { line1: ' 1 High St ', line3: 'x'.repeat(11), postcode: 'sw1a1aa' }, { max: 10 }),
+    ).toEqual({
       addressLine1: '1 High St',
       addressLine2: null,
       addressLine3: null,
       postTown: null,
       postcode: 'SW1A 1AA',
     });
-    expect(check.address('address', null, 20)).toEqual({
+    expect(check.address('address', null, { max: 20 })).toEqual({
       addressLine1: null,
       addressLine2: null,
       addressLine3: null,

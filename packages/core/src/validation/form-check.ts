@@ -14,8 +14,8 @@ type Text = string | null | undefined;
  * (INVALID_UK_MOBILE), 'Invalid UK postcode' (INVALID_UK_POSTCODE), 'Invalid NHS/CHI number'
  * (INVALID_NHS_NUMBER).
  *
- * Each method checks one field, records its failure under `prefix + path`, and returns the value to
- * store: trimmed and normalised, null when blank or refused. The patient CSV import does not use this:
+ * Each method checks one field (`address` its five), records a failure under `prefix + path`, and returns
+ * the value to store: trimmed and normalised, null when blank or refused. The patient CSV import does not use this:
  * its rows keep SPEC §5's per-row messages ('missing name', …; `import/patient-row.ts`).
  *
  * ```ts
@@ -88,9 +88,9 @@ export class FormCheck {
   address(
     path: string,
     value: { line1?: Text; line2?: Text; line3?: Text; postTown?: Text; postcode?: Text } | null | undefined,
-    max: number,
+    options: { max: number },
   ) {
-    const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') => this.text(`${path}.${key}`, value?.[key], { max });
+    const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') => this.text(`${path}.${key}`, value?.[key], options);
     return {
       addressLine1: line('line1'),
       addressLine2: line('line2'),

@@ -29,7 +29,7 @@ const LEFT_OUT = new Set([
 const TIME = /(^|_)(at|created|updated|collected|expires|last_seen|first_at|last_at)$/;
 
 /** Rows without their secrets and bookkeeping, with camelCase keys and their times as numbers. */
-const withoutSecrets = (rows: Row[]): Row[] =>
+const asExported = (rows: Row[]): Row[] =>
   rows.map((row) =>
     Object.fromEntries(
       Object.entries(row)
@@ -114,16 +114,16 @@ export async function readHoldings(db: Db, patientId: string): Promise<PatientHo
       .execute(),
   ]);
   return {
-    patient: withoutSecrets([patient])[0] ?? {},
+    patient: asExported([patient])[0] ?? {},
     business,
-    orders: withoutSecrets(orders),
-    orderEvents: withoutSecrets(orderEvents),
-    messages: withoutSecrets(messages),
-    payments: withoutSecrets(payments),
-    pinAttempts: withoutSecrets(pinAttempts),
-    mobiles: withoutSecrets(mobiles),
-    signUps: withoutSecrets(signUps),
-    sessions: withoutSecrets(sessions),
-    audit: withoutSecrets(audit),
+    orders: asExported(orders),
+    orderEvents: asExported(orderEvents),
+    messages: asExported(messages),
+    payments: asExported(payments),
+    pinAttempts: asExported(pinAttempts),
+    mobiles: asExported(mobiles),
+    signUps: asExported(signUps),
+    sessions: asExported(sessions),
+    audit: asExported(audit),
   };
 }

@@ -199,7 +199,7 @@ export function checkPatientForm(patient: ImportedPatient, field: DisplayIdField
   const dateOfBirth = check.dateOfBirth('dateOfBirth', patient.dateOfBirth);
   const email = check.email('email', patient.email);
   const mobileNumber = check.ukMobile('mobileNumber', patient.mobileNumber, { required: true });
-  const address = check.address('address', patient.address, MAX_TEXT);
+  const address = check.address('address', patient.address, { max: MAX_TEXT });
   if (check.errors.length > 0 || mobileNumber === null) return { ok: false, fields: check.errors };
   return {
     ok: true,

@@ -38,7 +38,7 @@ export function checkForm(form: SignUpForm, today: string): SignUpFields {
     dateOfBirth: check.dateOfBirth('dateOfBirth', form.dateOfBirth),
     email: check.email('email', form.email),
     mobileNumber: check.ukMobile('mobileNumber', form.mobileNumber),
-    ...check.address('address', form.address, MAX_TEXT),
+    ...check.address('address', form.address, { max: MAX_TEXT }),
   };
   if (check.errors.length > 0) throw new AppError('VALIDATION', check.summary, check.errors);
   return fields;

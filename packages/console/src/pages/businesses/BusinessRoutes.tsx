@@ -45,11 +45,5 @@ export function BusinessRoutes() {
 /** `/businesses/{businessId}/users/add`: a Business role on this business. */
 function AddBusinessUser() {
   const { business } = useBusiness();
-  return (
-    <AddUserHere
-      roleName="Business"
-      resource={business}
-      reach={{ kind: 'business', id: business.id, groupId: business.groupId }}
-    />
-  );
+  return <AddUserHere resource={business} reach={{ kind: 'business', id: business.id, groupId: business.groupId }} />;
 }

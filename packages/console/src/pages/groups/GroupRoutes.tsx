@@ -46,5 +46,5 @@ function ToBusiness() {
 /** `/groups/{groupId}/users/add`: a Group role on this group. */
 function AddGroupUser() {
   const { group } = useGroup();
-  return <AddUserHere roleName="Group" resource={group} reach={{ kind: 'group', id: group.id }} />;
+  return <AddUserHere resource={group} reach={{ kind: 'group', id: group.id }} />;
 }

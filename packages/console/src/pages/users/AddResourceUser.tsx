@@ -81,14 +81,13 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
  * anyone else); an archived one takes no one and goes back to its users.
  */
 export function AddUserHere({
-  roleName,
   resource,
   reach,
 }: {
-  roleName: AddResourceUserProps['roleName'];
   resource: AddResourceUserProps['resource'] & { archived: unknown };
   reach: Resource;
 }) {
+  const roleName: AddResourceUserProps['roleName'] = reach.kind === 'business' ? 'Business' : 'Group';
   const support = useHasSupportScope();
   const manages = useAdministers(reach);
   const usersPath = `${resourcePath(reach.kind, reach.id)}/users`;
