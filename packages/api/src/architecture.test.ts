@@ -80,11 +80,11 @@ function roomOf(file: string): string {
 }
 
 const importPattern =
-  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 
-/** The files of src a file imports (type-only imports too: they tie the two as much). */
+/** The files of src a file imports (type-only and side-effect imports too: they tie the two as much). */
 function importsOf(file: string, text: string): string[] {
-  return [...text.matchAll(importPattern)].map((m) => normalize(join(dirname(file), (m[1] ?? m[2]) as string)));
+  return [...text.matchAll(importPattern)].map((m) => normalize(join(dirname(file), (m[1] ?? m[2] ?? m[3]) as string)));
 }
 
 type Edge = { from: string; to: string };
@@ -196,10 +196,13 @@ describe('the api stands on five floors', () => {
       ['areas/patients/index.ts', "import { z } from './service.ts';"],
       ['areas/patients/service.ts', "import type { Order } from '../orders/index.ts';"],
       ['areas/orders/index.ts', "export * from './service.ts';"],
+      // An import for its side effects climbs as much as one that names what it takes.
+      ['lists/cursor.ts', "import '../areas/orders/index.ts';"],
     ]);
     const plantedEdges = importEdges(planted);
     expect(climbing(plantedEdges, planted.keys())).toEqual([
       'lists/paging.ts -> areas/orders/service.ts: floor 1 imports floor 3',
+      'lists/cursor.ts -> areas/orders/index.ts: floor 1 imports floor 3',
     ]);
     expect(pastTheIndex(plantedEdges)).toEqual([
       'lists/paging.ts -> areas/orders/service.ts: use areas/orders/index.ts',
