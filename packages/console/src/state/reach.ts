@@ -6,6 +6,10 @@ import { useCurrentUser, useHasSupportScope } from './session.ts';
 /** A business (with the group it belongs to) or a group, as the console's pages hold them. */
 export type Resource = { kind: 'business'; id: string; groupId: string | null } | { kind: 'group'; id: string };
 
+/** The role its people hold on a resource: Business on a business, Group on a group. */
+export const roleNameOf = (resource: Resource): 'Business' | 'Group' =>
+  resource.kind === 'business' ? 'Business' : 'Group';
+
 /**
  * Whether a pharmacy user's own roles give the Admin level on a business or group (SPEC §6), as the
  * server decides it (api access/enforce.ts): a Business role with Admin on the business, or a Group

@@ -3,7 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { resourcePath } from '../../paths.ts';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
-import { type Resource, useAdministers } from '../../state/reach.ts';
+import { type Resource, roleNameOf, useAdministers } from '../../state/reach.ts';
 import { useHasSupportScope } from '../../state/session.ts';
 import { Page } from '../../ui/Page.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
@@ -87,7 +87,7 @@ export function AddUserHere({
   resource: AddResourceUserProps['resource'] & { archived: unknown };
   reach: Resource;
 }) {
-  const roleName: AddResourceUserProps['roleName'] = reach.kind === 'business' ? 'Business' : 'Group';
+  const roleName = roleNameOf(reach);
   const support = useHasSupportScope();
   const manages = useAdministers(reach);
   const usersPath = `${resourcePath(reach.kind, reach.id)}/users`;

@@ -2,7 +2,7 @@ import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
 import { resourcePath } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
-import { type Resource, useAdministers } from '../../state/reach.ts';
+import { type Resource, roleNameOf, useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { emailColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
@@ -29,7 +29,7 @@ export type RoleUsersProps = {
  * page; others get the list to read (docs/decisions/auth.md).
  */
 export function RoleUsers({ reach, resource, searchAtom, placeholder, listLabel }: RoleUsersProps) {
-  const roleName: 'Business' | 'Group' = reach.kind === 'business' ? 'Business' : 'Group';
+  const roleName = roleNameOf(reach);
   const usersPath = `${resourcePath(reach.kind, reach.id)}/users`;
   const canManage = useAdministers(reach) === true;
   // 'Business role removed from …' after a user page sends its Admin back here.
