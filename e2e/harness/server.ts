@@ -46,6 +46,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { escalationStepKey } from '../../packages/api/src/areas/machines/index.ts';
 import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
@@ -347,6 +348,7 @@ async function alarmDue(url: URL) {
   }
   const now = Date.now();
   const early = Math.max(0, Number(alarm.next_escalation_at) - now);
+  const key = escalationStepKey(alarm.id, level);
   const moved = await server.db.transaction().execute(async (tx) => {
     await tx
       .updateTable('alarms')
@@ -356,17 +358,13 @@ async function alarmDue(url: URL) {
     return tx
       .updateTable('jobs')
       .set({ run_after: now })
-      .where('dedupe_key', '=', `alarms.escalate:${alarm.id}:${level}`)
+      .where('dedupe_key', '=', key)
       .where('status', '=', 'waiting')
       .executeTakeFirst();
   });
   // None waiting: the runner took the step already (it was due), or none was ever queued.
   if (Number(moved.numUpdatedRows) !== 1) {
-    const taken = await server.db
-      .selectFrom('jobs')
-      .select('status')
-      .where('dedupe_key', '=', `alarms.escalate:${alarm.id}:${level}`)
-      .executeTakeFirst();
+    const taken = await server.db.selectFrom('jobs').select('status').where('dedupe_key', '=', key).executeTakeFirst();
     if (!taken) return Response.json({ error: `no escalation to level ${level} is queued` }, { status: 400 });
   }
   return Response.json({ alarmId: alarm.id, movedMs: early });

@@ -13,6 +13,9 @@ export const ESCALATE_JOB = 'alarms.escalate' as const;
 export const escalationMinutes = async (db: Db, businessId: string): Promise<number> =>
   (await escalationMinutesOf(db, businessId)) ?? defaultAlarmEscalationMinutes;
 
+/** The dedupe key of an alarm's escalation step to `level`: one such job per alarm and level. */
+export const escalationStepKey = (alarmId: string, level: number) => `${ESCALATE_JOB}:${alarmId}:${level}`;
+
 /** Queues the escalation step due at `at` of an alarm, once per alarm and level. */
 export const queueEscalation = (db: Db, alarmId: string, businessId: string, level: number, at: number, now: number) =>
   enqueueJob(
@@ -22,7 +25,7 @@ export const queueEscalation = (db: Db, alarmId: string, businessId: string, lev
       businessId,
       payload: { alarmId },
       runAfter: at,
-      dedupeKey: `${ESCALATE_JOB}:${alarmId}:${level}`,
+      dedupeKey: escalationStepKey(alarmId, level),
     },
     now,
   );

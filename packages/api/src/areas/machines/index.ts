@@ -1,4 +1,4 @@
-export { ESCALATE_JOB } from './alarm-raise.ts';
+export { ESCALATE_JOB, escalationStepKey } from './alarm-raise.ts';
 export { acknowledgeAlarm, escalateAlarm, listAlarms, resolveAlarm, resolveByLocker } from './alarms.ts';
 export { changeConfiguration, lockerOffline, lockerSilent, resetLocker, triggerStatus } from './commands.ts';
 export { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
