@@ -15,8 +15,8 @@ type Text = string | null | undefined;
  * (INVALID_NHS_NUMBER).
  *
  * Each method checks one field (`address` its five), records a failure under `prefix + path`, and returns
- * the value to store: trimmed and normalised, null when blank or refused. The patient CSV import does not use this:
- * its rows keep SPEC §5's per-row messages ('missing name', …; `import/patient-row.ts`).
+ * the value to store: trimmed and normalised, null when blank or refused. The patient CSV import does not
+ * use this: its rows keep SPEC §5's per-row messages ('missing name', …; `import/patient-row.ts`).
  *
  * ```ts
  * const form = new FormCheck('signUp.', today);
