@@ -116,6 +116,37 @@ test('a pharmacy user of two businesses gets the pharmacy menu and switches busi
   await expect(menu.getByRole('link', { name: 'Patients' })).toHaveAttribute('aria-current', 'page');
 });
 
+test('switching business while the next page is still loading opens the other business at that page', async ({
+  page,
+}) => {
+  const group = await createGroup();
+  const first = await createBusiness();
+  const second = await createBusiness();
+  await asAdmin('businesses/linkGroup', { groupId: group.id, businessIds: [first.id, second.id] });
+  const user = await createUser({ role: { name: 'Group', resource: group.id, accessLevels: ['Admin'] } });
+  await signInAsNew(page, user);
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  const switcher = page.locator('#side-menu').getByRole('button', { name: /Business/ });
+  await expect(page.getByText(/ at a glance\.$/)).toBeVisible();
+  const [start, other] = ((await switcher.textContent()) ?? '').includes(first.name)
+    ? [first, second]
+    : [second, first];
+
+  // A slow connection: the business pages' code arrives 2 s after it is asked for, the dashboard still shown.
+  await page.route(/\/BusinessRoutes-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await route.continue();
+  });
+  await menu.getByRole('link', { name: 'Orders' }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${start.id}/orders$`));
+  await expect(page.getByText(`${start.name} at a glance.`)).toBeVisible();
+  await switcher.click();
+  await page.getByRole('option', { name: other.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${other.id}/orders$`));
+  await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
+  await expect(switcher).toContainText(other.name);
+});
+
 test('a one-business user sees its name without a switcher, and its dashboard shows machines and bags to remove, live', async ({
   page,
 }) => {

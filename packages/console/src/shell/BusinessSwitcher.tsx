@@ -1,5 +1,5 @@
 import type { Key } from 'react-aria-components';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type CurrentBusiness, switchedPath } from '../state/current-business.ts';
 import { Select } from '../ui/Select.tsx';
 import { t } from './i18n/index.ts';
@@ -9,7 +9,6 @@ import { t } from './i18n/index.ts';
  * Switching keeps the section open (orders stay orders) and is remembered for the next visit.
  */
 export function BusinessSwitcher({ reach }: { reach: CurrentBusiness }) {
-  const { pathname } = useLocation();
   const navigate = useNavigate();
   const { businesses, current, choose } = reach;
   if (!current) return null;
@@ -25,7 +24,9 @@ export function BusinessSwitcher({ reach }: { reach: CurrentBusiness }) {
     if (key === null || key === current.id) return;
     const id = String(key);
     choose(id);
-    const to = switchedPath(pathname, id);
+    // The address the browser is at, not the one rendered: a page still loading (its code, its data)
+    // keeps the last page on screen, and switching then must follow the page asked for, not that one.
+    const to = switchedPath(window.location.pathname, id);
     if (to) navigate(to);
   };
   return (
