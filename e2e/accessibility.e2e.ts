@@ -190,6 +190,19 @@ test('the sign-in pages pass axe at desktop and phone widths', async ({ page }) 
   await checkWidths(page, 'sign-in: the password reset');
 });
 
+test('the check fails on a WCAG problem, and again after the page changed', async ({ page }) => {
+  await page.goto('/auth/login');
+  await expectAccessible(page, 'sign-in: the email step');
+  // An image without a text alternative, then, in the same document, an unnamed button.
+  await page.evaluate(() => document.querySelector('main')?.append(Object.assign(new Image(1, 1), { src: '/x.png' })));
+  await expect(expectAccessible(page, 'a planted image')).rejects.toThrow(/image-alt/);
+  await page.evaluate(() => {
+    document.querySelector('main img')?.remove();
+    document.querySelector('main')?.append(document.createElement('button'));
+  });
+  await expect(expectAccessible(page, 'a planted button')).rejects.toThrow(/button-name/);
+});
+
 /** Support staff's screens: the fleet's, then one business's. */
 function supportScreens(made: Estate): [string, string][] {
   return [
