@@ -59,19 +59,29 @@ async function createOrder(businessId: string, barcode: string) {
 
 const finder = (page: Page) => page.getByRole('combobox', { name: 'Find an order' });
 
-test('a pharmacy user of two businesses gets the pharmacy menu and switches business, address and links following', async ({
-  page,
-}) => {
+/**
+ * Signs in a new Group Admin of a group of two new businesses (both businesses, and their Users and
+ * Settings): `start` is the business their dashboard opened with, `other` the one to switch to.
+ */
+async function signInAsAdminOfTwo(page: Page) {
   const group = await createGroup();
   const first = await createBusiness();
   const second = await createBusiness();
   await asAdmin('businesses/linkGroup', { groupId: group.id, businessIds: [first.id, second.id] });
-  // A Group Admin: both businesses, and their Users and Settings.
   const user = await createUser({ role: { name: 'Group', resource: group.id, accessLevels: ['Admin'] } });
   await signInAsNew(page, user);
-
-  const side = page.locator('#side-menu');
   const menu = page.getByRole('navigation', { name: 'Main menu' });
+  const switcher = page.locator('#side-menu').getByRole('button', { name: /Business/ });
+  await expect(page.getByText(/ at a glance\.$/)).toBeVisible();
+  const startsWithFirst = ((await switcher.textContent()) ?? '').includes(first.name);
+  const [start, other] = startsWithFirst ? [first, second] : [second, first];
+  return { menu, switcher, start, other };
+}
+
+test('a pharmacy user of two businesses gets the pharmacy menu and switches business, address and links following', async ({
+  page,
+}) => {
+  const { menu, switcher, start, other } = await signInAsAdminOfTwo(page);
   await expect(menu.getByRole('link')).toHaveText([
     'Dashboard',
     'Orders',
@@ -85,9 +95,6 @@ test('a pharmacy user of two businesses gets the pharmacy menu and switches busi
   await expect(menu.getByRole('link', { name: 'Businesses' })).toHaveCount(0);
   await expect(menu.getByRole('link', { name: 'Global Settings' })).toHaveCount(0);
 
-  const switcher = side.getByRole('button', { name: /Business/ });
-  const startName = (await switcher.textContent()) ?? '';
-  const [start, other] = startName.includes(first.name) ? [first, second] : [second, first];
   await expect(menu.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', `/businesses/${start.id}/orders`);
   await expect(page.getByText(`${start.name} at a glance.`)).toBeVisible();
 
@@ -119,18 +126,7 @@ test('a pharmacy user of two businesses gets the pharmacy menu and switches busi
 test('switching business while the next page is still loading opens the other business at that page', async ({
   page,
 }) => {
-  const group = await createGroup();
-  const first = await createBusiness();
-  const second = await createBusiness();
-  await asAdmin('businesses/linkGroup', { groupId: group.id, businessIds: [first.id, second.id] });
-  const user = await createUser({ role: { name: 'Group', resource: group.id, accessLevels: ['Admin'] } });
-  await signInAsNew(page, user);
-  const menu = page.getByRole('navigation', { name: 'Main menu' });
-  const switcher = page.locator('#side-menu').getByRole('button', { name: /Business/ });
-  await expect(page.getByText(/ at a glance\.$/)).toBeVisible();
-  const [start, other] = ((await switcher.textContent()) ?? '').includes(first.name)
-    ? [first, second]
-    : [second, first];
+  const { menu, switcher, start, other } = await signInAsAdminOfTwo(page);
 
   // A slow connection: the business pages' code is held until the switch is made, the dashboard still shown.
   let arrive = () => {};
