@@ -40,4 +40,6 @@ it('shows an area without a file in the chosen language in the source words, and
   expect([layer.t('menu.open'), layer.t('audit.title')]).toEqual(['Dewislen', 'Audit trail']);
   await layer.activate('en');
   expect([layer.t('menu.open'), layer.t('audit.title')]).toEqual(['Menu', 'Audit trail']);
+  // The catalog it was given (a module's export in a front end) holds its own words alone.
+  expect(Object.keys(english)).toEqual(['menu.open']);
 });

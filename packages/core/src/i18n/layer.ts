@@ -37,7 +37,9 @@ export function createLayer<Id extends string, L extends string>(
   source: Messages,
   load: (locale: L) => Promise<Messages>,
 ): Layer<Id, L> {
-  const i18n = setupI18n({ locale: sourceLocale, messages: { [sourceLocale]: source } });
+  // A copy: Lingui merges each area's words into the first object it holds for a language, and `source`
+  // is a module's export (the compiled catalog), which no other importer should see grow.
+  const i18n = setupI18n({ locale: sourceLocale, messages: { [sourceLocale]: { ...source } } });
   // The parts of the front end's words: the first catalog, then each area's as its code loads.
   type Part = { source: Messages; load?: (locale: L) => Promise<Messages> };
   const parts: Part[] = [{ source, load }];
