@@ -122,8 +122,23 @@ export type Area = Record<string, Method>;
  */
 export const defineArea = <const A extends Area>(area: A): A => rejectingUndeclaredKeys(area);
 
+/**
+ * Each input made strict when it is first read, not when the contract loads: arktype rebuilds the whole
+ * type to do it, a third of loading the contract, and a client (the CLI, the locker simulator, a page)
+ * reads no input; the api reads a method's at its first call.
+ */
 function rejectingUndeclaredKeys<const A extends Area>(area: A): A {
-  for (const method of Object.values(area)) method.input = method.input.onDeepUndeclaredKey('reject');
+  for (const method of Object.values(area)) {
+    const declared = method.input;
+    let strict: Type | undefined;
+    Object.defineProperty(method, 'input', {
+      get: () => {
+        strict ??= declared.onDeepUndeclaredKey('reject');
+        return strict;
+      },
+      enumerable: true,
+    });
+  }
   return area;
 }
 
