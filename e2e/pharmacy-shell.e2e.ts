@@ -208,7 +208,7 @@ test('a one-business user sees its name without a switcher, and its dashboard sh
   await row.getByRole('link', { name: machine.name }).click();
   await expect(page.getByRole('heading', { name: 'Bags to remove (1)' })).toBeVisible();
   await page.getByRole('tab', { name: 'Contents' }).click();
-  await expect(page.getByRole('table', { name: 'Contents' }).getByRole('row', { name: /B7/ })).toContainText(
+  await expect(page.getByRole('table', { name: 'Contents' }).getByRole('row', { name: /^B7 / })).toContainText(
     order.reference,
   );
 });
