@@ -35,7 +35,8 @@ const columnsOf = (businessId: string): Record<Column, ListColumn<Order>> => ({
   status: {
     key: 'status',
     header: t('orders.column.status'),
-    width: '5.5rem',
+    // "Cancelled", the widest badge, whole at the badge's size and the cell's padding.
+    width: '7rem',
     render: (o) => <OrderStatusBadge order={o} />,
   },
   payment: {
