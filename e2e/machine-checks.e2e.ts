@@ -4,6 +4,7 @@ import {
   expect as baseExpect,
   createBusiness,
   logIn,
+  patientWithOrders,
   type SimulatedLocker,
   startLocker,
   stopLocker,
@@ -106,22 +107,7 @@ test("a cancelled order's bag still in the locker is one to remove, with its ref
     name: uniqueName('Locker'),
     numberOfSlots: 24,
   });
-  const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
-    businessId: business.id,
-    patient: {
-      displayId: uniqueName('P').replace(' ', '-'),
-      name: { given: 'Cy', family: 'Cancel' },
-      mobileNumber: '07700 900125',
-    },
-  });
-  const order = async () =>
-    (
-      await asAdmin<{ order: { id: string; reference: string; barcode: string } }>('orders/create', {
-        businessId: business.id,
-        patientId: patient.id,
-        barcode: uniqueName('RX').replace(' ', '-').toUpperCase(),
-      })
-    ).order;
+  const { order } = await patientWithOrders(business.id);
   const kept = await order();
   const cancelled = await order();
   locker = await startLocker();

@@ -6,9 +6,9 @@ import {
   demoBusiness,
   expect,
   logInAsAdmin,
+  patientWithOrders,
   signInAsNew,
   test,
-  uniqueName,
 } from './harness/fixtures.ts';
 
 /**
@@ -160,23 +160,12 @@ test(`no pharmacy page scrolls sideways at ${sizeNames}`, async ({ page }) => {
  */
 test("a cancelled order shows its whole status in the patient's orders at 1366×768", async ({ page }) => {
   const business = await createBusiness();
-  const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
-    businessId: business.id,
-    patient: {
-      displayId: uniqueName('P').replace(' ', '-'),
-      name: { given: 'Cy', family: 'Cancel' },
-      mobileNumber: '07700 900125',
-    },
-  });
-  const { order } = await asAdmin<{ order: { id: string } }>('orders/create', {
-    businessId: business.id,
-    patientId: patient.id,
-    barcode: uniqueName('RX').replace(' ', '-').toUpperCase(),
-  });
+  const { patientId, order: newOrder } = await patientWithOrders(business.id);
+  const order = await newOrder();
   await asAdmin('orders/cancel', { id: order.id, reason: 'Prescription changed' });
   await page.setViewportSize({ width: 1366, height: 768 });
   await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/patients/${patient.id}`);
+  await page.goto(`/businesses/${business.id}/patients/${patientId}`);
   await expect(page.getByRole('table', { name: 'Orders of the patient' }).getByText('Cancelled')).toBeVisible();
   expect(await tooWide(page)).toEqual([]);
 });

@@ -412,6 +412,30 @@ export async function createNhsBusiness(): Promise<{ id: string; name: string }>
   return business;
 }
 
+/** A patient of the business (Cy Cancel, a test mobile) and a way to give them orders, each with a unique barcode. */
+export async function patientWithOrders(businessId: string): Promise<{
+  patientId: string;
+  order: () => Promise<{ id: string; reference: string; barcode: string }>;
+}> {
+  const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
+    businessId,
+    patient: {
+      displayId: uniqueName('P').replace(' ', '-'),
+      name: { given: 'Cy', family: 'Cancel' },
+      mobileNumber: '07700 900125',
+    },
+  });
+  const order = async () =>
+    (
+      await asAdmin<{ order: { id: string; reference: string; barcode: string } }>('orders/create', {
+        businessId,
+        patientId: patient.id,
+        barcode: uniqueName('RX').replace(' ', '-').toUpperCase(),
+      })
+    ).order;
+  return { patientId: patient.id, order };
+}
+
 /** Adds a group through the API. */
 export async function createGroup(overrides: { name?: string } = {}): Promise<{ id: string; name: string }> {
   const { group } = await asAdmin<{ group: { id: string; name: string } }>('groups/createGroup', {
