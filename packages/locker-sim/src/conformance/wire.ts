@@ -1,4 +1,4 @@
-import { callFrame, type Frame, parseFrame } from '@medlocker/core';
+import { callFrame, type Frame, parseFrame } from '@medlocker/core/locker';
 import { Failed } from './expect.ts';
 
 /** A locker connection for the checks: calls with answers, hub calls recorded, the close code. */
