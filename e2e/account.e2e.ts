@@ -116,8 +116,7 @@ test('support ends another user’s session from their page', async ({ page, bro
   try {
     const patPage = await theirs.newPage();
     await signInAsNew(patPage, pat, { first: 'Pat', last: 'Pharmacist' });
-    await logInAsAdmin(page);
-    await page.goto(`/users/${pat.userId}`);
+    await logInAsAdmin(page, `/users/${pat.userId}`);
     const sessions = page.getByRole('grid', { name: 'Sessions' });
     const row = sessions.getByRole('row', { name: /Firefox on macOS/ });
     await expect(row).toBeVisible();
@@ -168,8 +167,7 @@ test('support enables an account disabled for not being used', async ({ page, br
     await logIn(patPage, pat.email, pat.password);
     await expect(patPage.getByText(disabledWords)).toBeVisible();
 
-    await logInAsAdmin(page);
-    await page.goto(`/users/${pat.userId}`);
+    await logInAsAdmin(page, `/users/${pat.userId}`);
     const banner = page.getByRole('alert').filter({ hasText: 'Account disabled' });
     await expect(banner).toContainText('because it had not been used for too long');
     await banner.getByRole('button', { name: 'Enable account' }).click();
@@ -189,8 +187,7 @@ test('a pharmacy Admin enables a disabled user of their business from its Users 
   const boss = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
   const member = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: [] } });
   await disableAsUnused(member.userId);
-  await signInAsNew(page, boss, { first: 'Ada', last: 'Admin' });
-  await page.goto(`/businesses/${business.id}/users`);
+  await signInAsNew(page, boss, { first: 'Ada', last: 'Admin' }, `/businesses/${business.id}/users`);
   await page.getByRole('table', { name: 'Business users' }).getByRole('link', { name: member.email }).click();
   // A pharmacy Admin sees whether the account can sign in, never the person's sessions.
   await expect(page.getByRole('grid', { name: 'Sessions' })).toHaveCount(0);
@@ -202,8 +199,7 @@ test('a pharmacy Admin enables a disabled user of their business from its Users 
 });
 
 test('support sets the days after which an unused account is disabled', async ({ page }) => {
-  await logInAsAdmin(page);
-  await page.goto('/globalSettings');
+  await logInAsAdmin(page, '/globalSettings');
   await expect(page.getByText('Disable accounts not used for')).toBeVisible();
   await page.getByRole('link', { name: 'Edit' }).click();
   const charge = page.getByLabel('NHS prescription charge (£)');

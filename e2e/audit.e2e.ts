@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
   createUser,
-  logIn,
+  logInAsAdmin,
   signInAsNew,
   test,
 } from './harness/fixtures.ts';
@@ -28,10 +27,7 @@ test('support opens who looked at a patient from the patient page, searches the 
 }) => {
   const business = await createBusiness();
   const patientId = await patientOf(business.id, 'Lovelace');
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${business.id}/patients/${patientId}`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients/${patientId}`);
   await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Who looked at this patient' }).click();

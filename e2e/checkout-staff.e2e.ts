@@ -131,8 +131,7 @@ test('support staff see a declared exemption with its signature, and move a phar
   const business = await createBusiness();
   const order = await chargedOrder(business.id);
   await declareAsPatient(order.id);
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/orders/${order.id}`);
+  await logInAsAdmin(page, `/businesses/${business.id}/orders/${order.id}`);
   await expectDeclaration(page, order);
 
   // The declared order is settled, so the pharmacy may move: its orders never carry a charge again.
@@ -161,8 +160,7 @@ test('support staff and a pharmacy user see an exemption on an order with a reta
   const business = await createBusiness();
   const order = await chargedOrder(business.id, '2.00');
   await declareAsPatient(order.id);
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/orders/${order.id}`);
+  await logInAsAdmin(page, `/businesses/${business.id}/orders/${order.id}`);
   await expectDeclaration(page, order, stillOwed);
   await expect(page.getByRole('grid', { name: 'Timeline' })).toContainText(
     'the retail charge of £2.00 is still to pay',
@@ -182,8 +180,7 @@ test('support staff and a pharmacy user see an exemption on an order with a reta
 test('a pharmacy with a live charged order is not moved to Scotland, and says why', async ({ page }) => {
   const business = await createBusiness();
   await chargedOrder(business.id);
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/settings/features`);
+  await logInAsAdmin(page, `/businesses/${business.id}/settings/features`);
   await page.getByRole('button', { name: 'Where the pharmacy is' }).click();
   await page.getByRole('option', { name: 'Scotland' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
@@ -245,8 +242,7 @@ test("support staff send a paid order's receipt; a pharmacy user sees the paymen
   const [paid] = await paidDemoOrders();
   if (!paid) throw new Error('the demo seed has no paid order');
   const { order, email } = paid;
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${order.businessId}/orders/${order.id}`);
+  await logInAsAdmin(page, `/businesses/${order.businessId}/orders/${order.id}`);
   const payment = page.getByRole('region', { name: 'Payment' });
   await expect(payment).toContainText(order.paymentId);
   await expect(payment).toContainText('Receipt sent to the patient');

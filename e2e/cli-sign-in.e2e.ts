@@ -48,8 +48,7 @@ for (const who of ['support', 'pharmacy'] as const) {
 }
 
 test('an unknown code is refused in words', async ({ page }) => {
-  await logInAsAdmin(page);
-  await page.goto('/cli?code=BCDF-GHJK');
+  await logInAsAdmin(page, '/cli?code=BCDF-GHJK');
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('This code is not valid any more. Run medlocker login again.')).toBeVisible();
 });

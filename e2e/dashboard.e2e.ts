@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
-  logIn,
+  logInAsAdmin,
   type SimulatedLocker,
   startLocker,
   stopLocker,
@@ -27,9 +26,7 @@ test.afterEach(async () => {
 
 /** Signs in and waits until the dashboard lists `machine` offline; answers the Offline section. */
 async function openDashboardListing(page: Page, machine: { name: string }) {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await logInAsAdmin(page);
   const offline = page.getByRole('region', { name: /^Offline/ });
   await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
   return offline;

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { admin, asAdmin, expect as baseExpect, createBusiness, dropFile, logIn, test } from './harness/fixtures.ts';
+import { asAdmin, expect as baseExpect, createBusiness, dropFile, logInAsAdmin, test } from './harness/fixtures.ts';
 
 // Files are read and checked in a Web Worker and sent in batches: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -11,10 +11,7 @@ let businessId = '';
 
 test.beforeEach(async ({ page }) => {
   businessId = (await createBusiness()).id;
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${businessId}/patients/import`);
+  await logInAsAdmin(page, `/businesses/${businessId}/patients/import`);
   await expect(page.getByRole('heading', { name: 'Import patients' })).toBeVisible();
 });
 

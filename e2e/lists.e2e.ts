@@ -5,7 +5,6 @@ import {
   createBusiness,
   createMachine,
   expect,
-  logIn,
   logInAsAdmin,
   signedInApi,
   test,
@@ -31,10 +30,7 @@ async function supportUsers(count: number, label: string): Promise<string> {
 }
 
 async function supportUsersPage(page: import('@playwright/test').Page) {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto('/users');
+  await logInAsAdmin(page, '/users');
   return page.getByRole('table', { name: 'Support users' });
 }
 
@@ -129,8 +125,7 @@ test('a list’s other filters are kept in the URL: a reload, Back and a shared 
   await createMachine(business.id, 'Front Locker');
   const archived = await createMachine(business.id, 'Old Locker');
   await asAdmin('machines/toggleArchive', { id: archived.id });
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/machines`);
+  await logInAsAdmin(page, `/businesses/${business.id}/machines`);
   const table = page.getByRole('table', { name: 'Machines' });
   const showArchived = page.getByRole('switch', { name: 'Show archived' });
   const toggle = page.locator('label.switch', { hasText: 'Show archived' });
@@ -169,8 +164,7 @@ test('a list’s other filters are kept in the URL: a reload, Back and a shared 
 test('a machine’s event filters are kept in the URL', async ({ page }) => {
   const business = await createBusiness();
   const machine = await createMachine(business.id, 'Filter Locker');
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/machines/${machine.id}?level=critical&code=EM_0016`);
+  await logInAsAdmin(page, `/businesses/${business.id}/machines/${machine.id}?level=critical&code=EM_0016`);
   await expect(page.getByRole('button', { name: /Level/ })).toContainText('critical');
   await expect(page.getByRole('combobox', { name: 'Code' })).toHaveValue('EM_0016 AlarmTriggered');
   await expect(page.getByText('No events match these filters.')).toBeVisible();

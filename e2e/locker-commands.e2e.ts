@@ -39,8 +39,7 @@ test('support restarts a locker and sees it boot again, and changes a setting it
   page,
 }) => {
   const { business, machine, locker } = await machineWithLocker();
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await logInAsAdmin(page, `/businesses/${business.id}/machines/${machine.id}`);
   await expect(page.getByRole('heading', { name: machine.name })).toBeVisible();
   await expect(page.getByText('Online', { exact: true }).first()).toBeVisible();
   const events = page.getByRole('table', { name: 'Events' });
@@ -93,8 +92,7 @@ test("a pharmacy's Admin requests a locker's status, and is not offered a restar
 }) => {
   const { business, machine } = await machineWithLocker();
   const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
-  await signInAsNew(page, user);
-  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await signInAsNew(page, user, undefined, `/businesses/${business.id}/machines/${machine.id}`);
   await expect(page.getByRole('heading', { name: machine.name })).toBeVisible();
   await page.getByRole('button', { name: 'Request status' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Request status?' });

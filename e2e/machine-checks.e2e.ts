@@ -1,9 +1,8 @@
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
-  logIn,
+  logInAsAdmin,
   patientWithOrders,
   type SimulatedLocker,
   startLocker,
@@ -24,9 +23,7 @@ test.describe.configure({ timeout: 120_000 });
 let locker: SimulatedLocker | undefined;
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await logInAsAdmin(page);
 });
 
 test.afterEach(async () => {

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
-  logIn,
+  logInAsAdmin,
   type SimulatedLocker,
   startLocker,
   stopLocker,
@@ -21,9 +20,7 @@ test.describe.configure({ timeout: 120_000 });
 let locker: SimulatedLocker | undefined;
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await logInAsAdmin(page);
 });
 
 test.afterEach(async () => {

@@ -55,8 +55,7 @@ test("a locker's alarm queues an SMS and an email to the keyholders, sent at onc
   expect(mail.text).toContain(wording);
 
   // Support finds them from the business's page, under its Messages section.
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}`);
+  await logInAsAdmin(page, `/businesses/${business.id}`);
   await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Messages' }).click();
   await expect(page).toHaveURL(`/businesses/${business.id}/messages`);
   await expect(page).toHaveTitle(/^Messages/);

@@ -16,8 +16,7 @@ test('the sign-in page logs nothing in the browser console on a first visit', as
 });
 
 test('leaving a form with unsaved changes asks first; staying keeps them, leaving drops them', async ({ page }) => {
-  await logInAsAdmin(page);
-  await page.goto('/groups/add');
+  await logInAsAdmin(page, '/groups/add');
   const name = uniqueName('Unsaved Group');
   await page.getByLabel('Name').fill(name);
 
@@ -47,8 +46,7 @@ test('leaving a form with unsaved changes asks first; staying keeps them, leavin
 });
 
 test('a saved form leaves without a question, and an untouched one too', async ({ page }) => {
-  await logInAsAdmin(page);
-  await page.goto('/groups/add');
+  await logInAsAdmin(page, '/groups/add');
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await menu.getByRole('link', { name: 'Businesses' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Businesses' })).toBeVisible();
@@ -65,8 +63,7 @@ test('a saved form leaves without a question, and an untouched one too', async (
 });
 
 test('the browser’s Back button asks too when a form has unsaved changes', async ({ page }) => {
-  await logInAsAdmin(page);
-  await page.goto('/groups');
+  await logInAsAdmin(page, '/groups');
   await page.getByRole('link', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(/\/groups\/add$/);
   const name = uniqueName('Back Group');
@@ -94,8 +91,7 @@ test('the browser’s Back button asks too when a form has unsaved changes', asy
 
 test('a change made only with a Select counts as unsaved', async ({ page }) => {
   const business = await createBusiness();
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/settings/features`);
+  await logInAsAdmin(page, `/businesses/${business.id}/settings/features`);
   await page.getByRole('button', { name: 'SMS gateway' }).click();
   await page.getByRole('option', { name: 'The SMS Works' }).click();
   await expect(page.getByRole('button', { name: 'SMS gateway' })).toContainText('The SMS Works');

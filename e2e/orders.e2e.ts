@@ -66,8 +66,7 @@ test('support staff filter the orders list in the URL and act on orders behind c
   const third = await createOrder(adminCalls, input);
   const fourth = await createOrder(adminCalls, input);
 
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/orders`);
+  await logInAsAdmin(page, `/businesses/${business.id}/orders`);
   const table = page.getByRole('table', { name: 'Orders' });
   for (const order of [first, second, third, fourth]) await expect(table.getByText(order.barcode)).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: first.barcode })).toContainText('Olive Oyl');

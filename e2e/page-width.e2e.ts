@@ -164,8 +164,7 @@ test("a cancelled order shows its whole status in the patient's orders at 1366×
   const order = await newOrder();
   await asAdmin('orders/cancel', { id: order.id, reason: 'Prescription changed' });
   await page.setViewportSize({ width: 1366, height: 768 });
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/patients/${patientId}`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients/${patientId}`);
   await expect(page.getByRole('table', { name: 'Orders of the patient' }).getByText('Cancelled')).toBeVisible();
   expect(await tooWide(page)).toEqual([]);
 });

@@ -1,10 +1,9 @@
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
   createNhsBusiness,
-  logIn,
+  logInAsAdmin,
   test,
 } from './harness/fixtures.ts';
 
@@ -36,10 +35,7 @@ test('patients are found by any part of their name, shown with grouped NHS numbe
     ],
   });
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${business.id}/patients`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients`);
   const list = page.getByRole('table', { name: 'Patients' });
   await expect(list.getByRole('row')).toHaveCount(4);
 
@@ -96,10 +92,7 @@ test('a patient imported with given and family names is still found by surname a
     ],
   });
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${business.id}/patients`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients`);
   const list = page.getByRole('table', { name: 'Patients' });
   const search = page.getByRole('searchbox', { name: 'Search' });
   await search.fill('Feather');
@@ -129,10 +122,7 @@ test("the edit form shows the server's form messages beside each field, not the 
     patients: [{ displayId: '9434765919', name: { full: 'Cara Clay' }, mobileNumber: '+447700900021' }],
   });
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${business.id}/patients/${results[0]?.id}/edit`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients/${results[0]?.id}/edit`);
   const field = (name: string) => page.getByRole('textbox', { name, exact: true });
   await expect(field('Name')).toHaveValue('Cara Clay');
 

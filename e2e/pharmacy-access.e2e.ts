@@ -136,8 +136,7 @@ test('a pharmacy Admin is not offered what the server would refuse them: archivi
 
 test('support staff see the actions a pharmacy user does not', async ({ page }) => {
   const { business, group, machine } = await businessInGroup();
-  await logInAsAdmin(page);
-  await page.goto('/businesses');
+  await logInAsAdmin(page, '/businesses');
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
   await page.goto('/groups');
   await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();

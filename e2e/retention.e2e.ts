@@ -62,8 +62,7 @@ test('support sets the retention policy and sees the preview; downloads a patien
   const business = await createBusiness();
   await oldAuditEntries(business.id, 3000, 3);
   const patientId = await patientOf(business.id, 'Sally');
-  await logInAsAdmin(page);
-  await page.goto('/globalSettings');
+  await logInAsAdmin(page, '/globalSettings');
   const policy = page.getByRole('region', { name: 'Retention policy' });
   await expect(policy.getByLabel('Keep audit entries for (days)')).toHaveValue('2190');
   const preview = page.getByRole('region', { name: 'The next run would remove' });
@@ -103,8 +102,7 @@ test('a pharmacy Admin sets their business’s retention and sees the preview; d
   await oldAuditEntries(business.id, 3000, 4);
   const patientId = await patientOf(business.id, 'Peter');
   const manager = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
-  await signInAsNew(page, manager, { first: 'Mandy', last: 'Manager' });
-  await page.goto(`/businesses/${business.id}/settings`);
+  await signInAsNew(page, manager, { first: 'Mandy', last: 'Manager' }, `/businesses/${business.id}/settings`);
   await page.getByRole('link', { name: 'Retention' }).click();
   await expect(page.getByRole('heading', { name: 'Retention' })).toBeVisible();
   const field = page.getByLabel('Keep audit entries for (days)');

@@ -1,9 +1,7 @@
-import { admin, expect, firstBusiness, logIn, test, uniqueEmail } from './harness/fixtures.ts';
+import { expect, firstBusiness, logInAsAdmin, test, uniqueEmail } from './harness/fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await logInAsAdmin(page);
 });
 
 test('support staff give a Business role to a new person, then remove it', async ({ page }) => {

@@ -80,8 +80,7 @@ test('an authenticator app signs in, a recovery code works once, and support res
   await expect(page.getByRole('alert')).toContainText('Enter the code from your authenticator app');
 
   await page.context().clearCookies();
-  await logInAsAdmin(page);
-  await page.goto(`/users/${user.userId}`);
+  await logInAsAdmin(page, `/users/${user.userId}`);
   await page.getByRole('button', { name: 'Reset second factors' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Reset second factors' }).click();
   await expect(page.getByText('were removed and they were told by email')).toBeVisible();

@@ -1,10 +1,9 @@
-import { admin, expect, logIn, test } from './harness/fixtures.ts';
+import { admin, expect, logInAsAdmin, test } from './harness/fixtures.ts';
 
 const unreachable = 'The MedLocker server could not be reached';
 
 test('the side menu leads to every area, each page titled with the product name', async ({ page }) => {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
+  await logInAsAdmin(page);
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   const areas = [
     ['Businesses', '/businesses'],
@@ -28,9 +27,7 @@ test('the side menu leads to every area, each page titled with the product name'
 
 test('below 768 px the menu folds behind a toggle that closes after choosing', async ({ page }) => {
   await page.setViewportSize({ width: 600, height: 800 });
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await logInAsAdmin(page);
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await expect(menu).toBeHidden();
   await page.getByRole('button', { name: 'Menu' }).click();

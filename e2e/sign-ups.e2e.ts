@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test';
 import {
-  admin,
   asAdmin,
   expect as baseExpect,
   createBusiness,
   createNhsBusiness,
-  logIn,
+  logInAsAdmin,
   test,
   uniqueEmail,
 } from './harness/fixtures.ts';
@@ -43,10 +42,7 @@ test('waiting and past sign-ups are listed apart, and a sign-up is converted to 
   // An email only: a patient needs a mobile (SPEC §5), so this one cannot be converted yet.
   await signUp(business.id, { firstName: 'Mo', lastName: 'Mailonly', email: uniqueEmail('mo') });
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${business.id}/patients`);
+  await logInAsAdmin(page, `/businesses/${business.id}/patients`);
   await page.getByRole('link', { name: 'Sign-ups' }).click();
   await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/patients/signUps$`));
 
@@ -110,10 +106,7 @@ test('waiting and past sign-ups are listed apart, and a sign-up is converted to 
 
 /** Logs in as the admin and opens the business's sign-ups. */
 async function openSignUps(page: Page, businessId: string) {
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto(`/businesses/${businessId}/patients/signUps`);
+  await logInAsAdmin(page, `/businesses/${businessId}/patients/signUps`);
   return page.getByRole('table', { name: 'Sign-ups' });
 }
 

@@ -102,8 +102,7 @@ test('support staff add, test, edit and delete an identity provider; pharmacy us
   page,
   browser,
 }) => {
-  await logInAsAdmin(page);
-  await page.goto('/identityProviders');
+  await logInAsAdmin(page, '/identityProviders');
   await expect(page.getByRole('heading', { level: 1, name: 'Identity Providers' })).toBeVisible();
   await expectAccessible(page, 'identity providers list');
   await page.getByRole('link', { name: 'Add identity provider' }).click();
@@ -159,8 +158,7 @@ test("a SAML provider's page shows our service-provider metadata to give the IdP
     type: 'SAML',
     configuration: { ssoUrl: 'https://idp.example/sso', certificate: 'MIIB', entityId: 'https://idp.example' },
   });
-  await logInAsAdmin(page);
-  await page.goto(`/identityProviders/${id}`);
+  await logInAsAdmin(page, `/identityProviders/${id}`);
   await expect(page.getByRole('heading', { name: 'Our service-provider metadata' })).toBeVisible();
   await expect(page.getByText(`entityID="${baseURL}/sso/saml/${id}"`, { exact: false })).toBeVisible();
   await expectAccessible(page, 'SAML provider page');

@@ -1,4 +1,4 @@
-import { admin, call, expect, logIn, signedInApi, test } from './harness/fixtures.ts';
+import { admin, call, expect, logInAsAdmin, signedInApi, test } from './harness/fixtures.ts';
 
 test('the support users list loads the next page as it is scrolled', async ({ page }) => {
   test.setTimeout(60_000);
@@ -17,10 +17,7 @@ test('the support users list loads the next page as it is scrolled', async ({ pa
   }
   await api.dispose();
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await page.goto('/users');
+  await logInAsAdmin(page, '/users');
   await page.getByRole('searchbox', { name: 'Search' }).fill(prefix);
   const table = page.getByRole('table', { name: 'Support users' });
   await expect(table.getByRole('link', { name: `${prefix}-00@e2e.medlocker.test` })).toBeVisible();
