@@ -121,4 +121,47 @@ describe('live pushes and the server-state cache', () => {
       t.stop();
     }
   });
+
+  it('a stream of pushes asks for the usage stats again at most once an interval, the first at once, the last not lost', async () => {
+    const client = new QueryClient();
+    let push: LiveListener = () => {};
+    const everyMs = 3_000;
+    const stop = invalidateOnLivePush(
+      client,
+      (listener) => {
+        push = listener;
+        return () => {};
+      },
+      [{ key: ['reports', 'getUsageStats'], everyMs }],
+    );
+    const usage = ['reports', 'getUsageStats', null];
+    const machine = ['machines', 'getMachine', 'm_1'];
+    const fresh = () => {
+      client.setQueryData(usage, {});
+      client.setQueryData(machine, { machine: { id: 'm_1' } });
+    };
+    const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const status = () => push({ action: 'statusUpdate', params: { machineId: 'm_1', contents: 'loaded' } });
+
+    fresh();
+    status();
+    await wait(invalidateAfterMs + 50);
+    // The first push after a quiet spell: both at once.
+    expect([stale(usage), stale(machine)]).toEqual([true, true]);
+
+    fresh();
+    status();
+    await wait(invalidateAfterMs + 50);
+    // Within the interval: the machine again, the usage stats held back…
+    expect([stale(usage), stale(machine)]).toEqual([false, true]);
+    fresh();
+    status();
+    await wait(invalidateAfterMs + 50);
+    expect([stale(usage), stale(machine)]).toEqual([false, true]);
+    // …and asked for once when the interval is over, with what the held pushes changed.
+    await wait(everyMs);
+    expect(stale(usage)).toBe(true);
+    stop();
+  });
 });

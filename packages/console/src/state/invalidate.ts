@@ -44,22 +44,65 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
 /** How long pushes are gathered before the stale answers are asked again (a burst is one refetch). */
 export const invalidateAfterMs = 300;
 
-/** Invalidates what each live push changed, a burst of pushes at once; returns an unsubscribe. */
-export function invalidateOnLivePush(client: QueryClient, subscribe = onLivePush): () => void {
+/**
+ * Answers shown as figures that cost the server a read of every live order, asked again at most this
+ * often however many pushes come: the usage stats (the estate's for support staff: 60–70 ms of
+ * PostgreSQL at 1,000 pharmacies, PERFORMANCE.md "Report calls"). A busy estate's status pushes never
+ * stop, so every open dashboard would otherwise ask for them every 300 ms. The first push after a quiet
+ * spell is drawn as fast as any other.
+ */
+export const slowKeys: readonly { key: QueryKey; everyMs: number }[] = [
+  { key: ['reports', 'getUsageStats'], everyMs: 5_000 },
+];
+
+const idOf = (key: QueryKey) => JSON.stringify(key);
+
+/**
+ * Invalidates what each live push changed, a burst of pushes at once, and a slow key no more often than
+ * its interval; returns an unsubscribe.
+ */
+export function invalidateOnLivePush(
+  client: QueryClient,
+  subscribe = onLivePush,
+  slow: readonly { key: QueryKey; everyMs: number }[] = slowKeys,
+): () => void {
   const pending = new Map<string, QueryKey>();
+  const everyMsOf = new Map(slow.map((s) => [idOf(s.key), s.everyMs]));
+  /** When each slow key was last invalidated, and the timers of those held back. */
+  const lastAt = new Map<string, number>();
+  const held = new Map<string, ReturnType<typeof setTimeout>>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const invalidate = (id: string, queryKey: QueryKey) => {
+    if (everyMsOf.has(id)) lastAt.set(id, Date.now());
+    void client.invalidateQueries({ queryKey });
+  };
   const flush = () => {
     timer = undefined;
-    const keys = [...pending.values()];
+    const keys = [...pending];
     pending.clear();
-    for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+    for (const [id, queryKey] of keys) {
+      const everyMs = everyMsOf.get(id);
+      const wait = everyMs === undefined ? 0 : (lastAt.get(id) ?? Number.NEGATIVE_INFINITY) + everyMs - Date.now();
+      if (wait <= 0) invalidate(id, queryKey);
+      else if (!held.has(id)) {
+        held.set(
+          id,
+          setTimeout(() => {
+            held.delete(id);
+            invalidate(id, queryKey);
+          }, wait),
+        );
+      }
+    }
   };
   const unsubscribe = subscribe((push) => {
-    for (const key of staleKeysOf(push)) pending.set(JSON.stringify(key), key);
+    for (const key of staleKeysOf(push)) pending.set(idOf(key), key);
     if (pending.size > 0 && timer === undefined) timer = setTimeout(flush, invalidateAfterMs);
   });
   return () => {
     clearTimeout(timer);
+    for (const t of held.values()) clearTimeout(t);
     unsubscribe();
   };
 }
