@@ -8,6 +8,7 @@ import { createApp } from '../../packages/api/src/app.ts';
 import { loadConfig } from '../../packages/api/src/config/config.ts';
 import { anonymousAuth } from '../../packages/api/src/context/actor.ts';
 import type { AppDeps } from '../../packages/api/src/context/deps.ts';
+import { defaultMachineHubOptions } from '../../packages/api/src/hubs/machine/index.ts';
 import { createLogger, silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMailer } from '../../packages/api/src/mail/mailer.ts';
 
@@ -35,9 +36,10 @@ const deps: AppDeps = {
 const app = createApp(deps, {
   heartbeatIntervalSeconds: 3600,
   sweepEveryMs: 0,
+  // The product's batching (gathering included): what the bench measures is what lockers get.
   batch: {
-    maxReadings: 5000,
-    recomputeEveryMs: 60_000,
+    ...defaultMachineHubOptions.batch,
+    ...(process.env.BENCH_GATHER_MS ? { gatherMs: Number(process.env.BENCH_GATHER_MS) } : {}),
     ...(process.env.BENCH_FLUSHES ? { concurrentFlushes: Number(process.env.BENCH_FLUSHES) } : {}),
   },
 }).listen({ port: Number(port), hostname: '127.0.0.1' });
