@@ -173,3 +173,41 @@ test("a pharmacy's Admin sees their business's alarm on the dashboard, acknowled
   await expect(page.getByRole('heading', { name: /^Open alarms/ })).toBeVisible();
   await expect(page.getByText('No open alarms.')).toBeVisible();
 });
+
+test('an alarm raised while the dashboard is still subscribing to its business shows once the hub confirms', async ({
+  page,
+}) => {
+  const { business, machine, locker } = await businessWithLocker('07700 900519');
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
+  // The console's socket, through the test: the subscription to the business is held back until the
+  // alarm is stored, so its push goes out before the hub knows this tab wants it.
+  const held: string[] = [];
+  let hold = true;
+  let toServer: ((message: string) => void) | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    toServer = (message) => server.send(message);
+    server.onMessage((message) => ws.send(message));
+    ws.onMessage((message) => {
+      const text = String(message);
+      if (hold && text.includes(business.id)) held.push(text);
+      else server.send(text);
+    });
+  });
+  await signInAsNew(page, user);
+  await expect(openAlarms(page).getByText('No open alarms.')).toBeVisible();
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+
+  await locker.control({ do: 'alarm', code: 'EM_0009' });
+  await expect
+    .poll(async () => {
+      const { alarms } = await asAdmin<{ alarms: { code: string }[] }>('alarms/list', { businessId: business.id });
+      return alarms.map((alarm) => alarm.code);
+    })
+    .toContain('EM_0009');
+  await expect(alarmItem(page, machine.name)).toHaveCount(0);
+
+  hold = false;
+  for (const message of held.splice(0)) toServer?.(message);
+  await expect(alarmItem(page, machine.name)).toContainText('Open, nobody holds it; told: keyholders');
+});

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { queryClient } from './api/queries.ts';
 import { RequireSupport } from './shell/RequireSupport.tsx';
 import { SupportOnly } from './shell/SupportOnly.tsx';
-import { invalidateOnLivePush } from './state/invalidate.ts';
+import { catchUpOnSubscribed, invalidateOnLivePush } from './state/invalidate.ts';
 import { watchLiveAccess } from './state/live-access.ts';
 import { store } from './state/store.ts';
 import { lazyPage, lazyPages } from './ui/lazy-page.ts';
@@ -11,6 +11,7 @@ import { lazyPage, lazyPages } from './ui/lazy-page.ts';
 // Live pushes reach the signed-in console only: they start listening when this part first loads.
 watchLiveAccess(queryClient);
 invalidateOnLivePush(queryClient);
+catchUpOnSubscribed(queryClient);
 
 // Each page (or area) loads when first visited.
 const Dashboard = lazyPage(() => import('./pages/Dashboard.tsx'), 'Dashboard');

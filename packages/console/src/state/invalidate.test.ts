@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'bun:test';
 import type { Notification } from '@medlocker/core';
 import { QueryClient } from '@tanstack/react-query';
-import { invalidateAfterMs, invalidateOnLivePush } from './invalidate.ts';
-import type { LiveListener } from './live.ts';
+import {
+  catchUpKeysOf,
+  catchUpOnSubscribed,
+  invalidateAfterMs,
+  invalidateOnLivePush,
+  staleKeysOf,
+} from './invalidate.ts';
+import type { LiveListener, LivePush, LiveTopic } from './live.ts';
 
 function setUp() {
   const client = new QueryClient();
@@ -163,5 +169,65 @@ describe('live pushes and the server-state cache', () => {
     await wait(everyMs);
     expect(stale(usage)).toBe(true);
     stop();
+  });
+});
+
+describe('a subscription the hub confirms', () => {
+  function setUp() {
+    const client = new QueryClient();
+    let confirm: (topic: LiveTopic) => void = () => {};
+    const stop = catchUpOnSubscribed(client, (listener) => {
+      confirm = listener;
+      return () => {};
+    });
+    const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+    return { client, confirm: (topic: LiveTopic) => confirm(topic), stale, stop };
+  }
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+  it('reads again the answers read before it (a push between them reached nobody), not those read after', async () => {
+    const t = setUp();
+    t.client.setQueryData(['alarms', 'list', 'b_1', null], { alarms: [] });
+    t.client.setQueryData(['machines', 'listMachines', 'b_1', '', false, 'pages'], { pages: [], pageParams: [] });
+    t.client.setQueryData(['businesses', 'getBusiness', 'b_1'], { business: { id: 'b_1' } });
+    await tick();
+    t.confirm({ businessId: 'b_1' });
+    await tick();
+    t.client.setQueryData(['orders', 'get', 'o_1'], { order: { id: 'o_1' } });
+    expect(t.stale(['alarms', 'list', 'b_1', null])).toBe(true);
+    expect(t.stale(['machines', 'listMachines', 'b_1', '', false, 'pages'])).toBe(true);
+    // Not what pushes change, nor an answer read once the subscription held.
+    expect(t.stale(['businesses', 'getBusiness', 'b_1'])).toBe(false);
+    expect(t.stale(['orders', 'get', 'o_1'])).toBe(false);
+    t.stop();
+  });
+
+  it('of the notifications reads again only what notification pushes change', async () => {
+    const t = setUp();
+    t.client.setQueryData(['notifications', 'count'], { count: 0 });
+    t.client.setQueryData(['alarms', 'list', null, null], { alarms: [] });
+    await tick();
+    t.confirm({ notifications: true });
+    await tick();
+    expect(t.stale(['notifications', 'count'])).toBe(true);
+    expect(t.stale(['alarms', 'list', null, null])).toBe(false);
+    t.stop();
+  });
+
+  it('covers every answer a push of its topic makes stale', () => {
+    const pushes: LivePush[] = [
+      { action: 'statusUpdate', params: { machineId: 'm_1', contents: 'loaded' } },
+      { action: 'statusUpdate', params: { orderId: 'o_1' } as never },
+      { action: 'machineEvent', params: { event: {} as never } },
+      { action: 'notification', params: { notification: {} as never } },
+    ];
+    const covered = (key: readonly unknown[], keys: readonly (readonly unknown[])[]) =>
+      keys.some((k) => k.every((part, i) => key[i] === part));
+    for (const push of pushes) {
+      for (const key of staleKeysOf(push)) expect(covered(key, catchUpKeysOf({ businessId: 'b_1' }))).toBe(true);
+    }
+    const notification = pushes[3] as LivePush;
+    for (const key of staleKeysOf(notification))
+      expect(covered(key, catchUpKeysOf({ notifications: true }))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { type LivePush, onLivePush } from './live.ts';
+import { type LivePush, type LiveTopic, onLivePush, onLiveSubscribed } from './live.ts';
 
 /**
  * Which cached server answers a live push makes stale (keys are `[area, method, ...inputs]`, see
@@ -105,4 +105,54 @@ export function invalidateOnLivePush(
     for (const t of held.values()) clearTimeout(t);
     unsubscribe();
   };
+}
+
+/**
+ * Every answer a push of a business, a machine, a group or the fleet can make stale (what
+ * {@link staleKeysOf} names for statusUpdate, machineEvent and notification), and of the notifications
+ * topic alone (notification pushes).
+ */
+const pushedKeys: readonly QueryKey[] = [
+  ['orders'],
+  ['bags'],
+  ['alarms'],
+  ['messages'],
+  ['notifications'],
+  ['reports', 'getUsageStats'],
+  ['machines', 'getMachine'],
+  ['machines', 'listMachines'],
+  ['machines', 'listMachineStatus'],
+  ['machines', 'listEvents'],
+];
+const notificationKeys: readonly QueryKey[] = [['messages'], ['notifications'], ['reports', 'getUsageStats']];
+
+/** What a subscription to `topic` would have kept up to date: the answers to read again once it holds. */
+export function catchUpKeysOf(topic: LiveTopic): readonly QueryKey[] {
+  return 'notifications' in topic ? notificationKeys : pushedKeys;
+}
+
+/**
+ * A page reads its answers and subscribes to their pushes at the same time: a push sent after an answer
+ * was read but before the hub confirmed the subscription reaches nobody (an alarm raised while the
+ * dashboard opens; everything while the socket was down and reconnecting). So when the hub confirms a
+ * subscription, the answers it covers that were read before the confirmation are read again. An answer
+ * still on its way at that moment is left alone (read again it would cost the server twice on every
+ * page): it could miss only a push sent while the server was reading it. Returns an unsubscribe.
+ */
+export function catchUpOnSubscribed(client: QueryClient, subscribe = onLiveSubscribed): () => void {
+  return subscribe((topic) => {
+    const confirmedAt = Date.now();
+    for (const queryKey of catchUpKeysOf(topic)) {
+      void client.invalidateQueries(
+        {
+          queryKey,
+          predicate: (query) =>
+            query.state.dataUpdatedAt > 0 &&
+            query.state.dataUpdatedAt <= confirmedAt &&
+            query.state.fetchStatus === 'idle',
+        },
+        { cancelRefetch: false },
+      );
+    }
+  });
 }

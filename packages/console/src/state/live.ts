@@ -14,6 +14,8 @@ import { store } from './store.ts';
  *   the jotai store with `store.set` (see state/machines.ts, state/fleet.ts). Returns an unsubscribe.
  * - `useLivePush(listener)`: the same from a component while it is mounted (e.g. reload on `archived`).
  * - `liveConnectionAtom`: 'connecting' | 'open' | 'closed', for a "live updates paused" hint.
+ * - `onLiveSubscribed(listener)`: the hub confirmed a subscription (`subscribed`): from then on its pushes
+ *   arrive, and what was read before may have missed one (state/invalidate.ts catches up).
  *
  * Pushes are `{ action, params }` (SPEC §3 WebSocket message body), core's `LivePush` union shared with
  * the api: statusUpdate, machineEvent, temperature, notification, archived, unarchived, switchBusiness
@@ -38,6 +40,7 @@ const connectionAtom = atom<LiveConnection>('closed');
 export const liveConnectionAtom = atom((get) => get(connectionAtom));
 
 const listeners = new Set<LiveListener>();
+const subscribedListeners = new Set<(topic: LiveTopic) => void>();
 const sessionEndedListeners = new Set<(code: number) => void>();
 const sessionCloseCodes = new Set<number>(Object.values(liveCloseCodes));
 const topics = new Map<string, { topic: LiveTopic; count: number }>();
@@ -70,6 +73,22 @@ export function onLivePush(listener: LiveListener): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * Registers a listener for the hub confirming a subscription (a first one, or each again after a
+ * reconnect); returns the function that removes it.
+ */
+export function onLiveSubscribed(listener: (topic: LiveTopic) => void): () => void {
+  subscribedListeners.add(listener);
+  return () => subscribedListeners.delete(listener);
+}
+
+/** The topic of a `subscribed` frame (the hub echoes what was asked), or null for any other frame. */
+function subscribedTopic(frame: unknown): LiveTopic | null {
+  if (typeof frame !== 'object' || frame === null) return null;
+  const { action, params } = frame as { action?: unknown; params?: unknown };
+  return action === 'subscribed' && typeof params === 'object' && params !== null ? (params as LiveTopic) : null;
+}
+
 function send(action: 'subscribe' | 'unsubscribe', topic: LiveTopic) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action, params: topic }));
 }
@@ -91,6 +110,17 @@ function connect() {
     try {
       push = JSON.parse(String(event.data));
     } catch {
+      return;
+    }
+    const confirmed = subscribedTopic(push);
+    if (confirmed) {
+      for (const listener of subscribedListeners) {
+        try {
+          listener(confirmed);
+        } catch (error) {
+          console.warn('live listener failed', error);
+        }
+      }
       return;
     }
     if (!isLivePush(push)) return;
