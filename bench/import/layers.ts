@@ -125,14 +125,18 @@ await cpu('  the contract input check', async () => {
   for (const body of parsed) method.input(body);
 });
 const today = new Date(now).toISOString().slice(0, 10);
-const sent = batches.map((batch) =>
+// The pieces below take the rows as the server has them, read from the request's JSON. The pipeline's own
+// objects hold the strings papaparse made from the file's text: digesting those took 4.8-5.5 ms a batch
+// against 0.7-2.1 ms for the same rows read from JSON (2026-12-08), which overstated the server's cost.
+const rows = parsed.map((body) => body.patients as unknown[]);
+const sent = rows.map((batch) =>
   batch.map((p) => ({
     displayId: (p as { displayId: string }).displayId.trim(),
     digest: importDigest(p as never, defaultDisplayIdField),
   })),
 );
 await cpu('  the digests (importDigest)', async () => {
-  for (const batch of batches) for (const p of batch) importDigest(p as never, defaultDisplayIdField);
+  for (const batch of rows) for (const p of batch) importDigest(p as never, defaultDisplayIdField);
 });
 await cpu('  the lookup of unchanged rows (importedUnchanged)', () =>
   twoInFlight(
@@ -144,9 +148,9 @@ await cpu('  the lookup of unchanged rows (importedUnchanged)', () =>
   ),
 );
 await cpu('  the row checks (checkPatient)', async () => {
-  for (const batch of batches) for (const p of batch) checkPatient(p as never, defaultDisplayIdField, today);
+  for (const batch of rows) for (const p of batch) checkPatient(p as never, defaultDisplayIdField, today);
 });
-const checked = batches.map((batch, b) =>
+const checked = rows.map((batch, b) =>
   batch.map((p, ord) => {
     const c = checkPatient(p as never, defaultDisplayIdField, today);
     if (!c.ok) throw new Error(c.errors.join('; '));
