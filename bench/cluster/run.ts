@@ -15,9 +15,12 @@
  * process, of HAProxy and of PostgreSQL per call (the per-process cost), the api processes' memory, and
  * the whole machine's busy share (all cores). `--mode production` runs the api processes as production
  * does (no output check against the contract; an https address the load names as its origin).
+ * `--per-process`: the offered rates (`--rpc-rate`, `--rate`) are each process's, so N processes are
+ * offered N times what one is (each at one process's rate): whether processes add up, apart from what a
+ * process's cost does at a lower rate of its own.
  *
  *   bun bench/cluster/run.ts [--sizes 1,3] [--only rpc|hub] [--clients 64] [--rpc-rate 0] [--seconds 10]
- *     [--warmup 3] [--lockers 1000] [--rate 20] [--per-message 1] [--mode test|production]
+ *     [--warmup 3] [--lockers 1000] [--rate 20] [--per-message 1] [--mode test|production] [--per-process]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -44,6 +47,7 @@ const { values } = parseArgs({
     'per-message': { type: 'string', default: '1' },
     'rpc-rate': { type: 'string', default: '0' },
     mode: { type: 'string', default: 'test' },
+    'per-process': { type: 'boolean', default: false },
   },
 });
 // The load's origin and the api's PUBLIC_URL agree through BENCH_MODE (bench/rpc/mode.ts).
@@ -53,6 +57,8 @@ const sizes = values.sizes.split(',').map(Number);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const lockers = Number(values.lockers);
+/** What a size's processes are offered together: each process's rate times their number with --per-process. */
+const offered = (rate: number, size: number) => (values['per-process'] ? rate * size : rate);
 const base =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 type Cost = { apiCpuMs: number; balancerCpuMs: number; dbCpuMs: number; apiRssMb: number; machineBusyPct: number };
@@ -91,9 +97,15 @@ function meter(cluster: RunningCluster) {
   };
 }
 
-async function rpc(cluster: RunningCluster, target: string, url: string, cookie: string): Promise<Measured> {
+async function rpc(
+  cluster: RunningCluster,
+  target: string,
+  url: string,
+  cookie: string,
+  size: number,
+): Promise<Measured> {
   type Out = { requests: number; errors: number; skipped: number; rps: number; p50: number; p99: number };
-  const rate = Number(values['rpc-rate']);
+  const rate = offered(Number(values['rpc-rate']), size);
   const proc = Bun.spawn(
     [
       process.execPath,
@@ -127,15 +139,22 @@ async function rpc(cluster: RunningCluster, target: string, url: string, cookie:
   };
 }
 
-async function hub(cluster: RunningCluster, target: string, url: string, tokens: string[]): Promise<Measured> {
+async function hub(
+  cluster: RunningCluster,
+  target: string,
+  url: string,
+  tokens: string[],
+  size: number,
+): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'cluster-hub-'));
   const perMessage = Number(values['per-message']);
+  const rate = offered(Number(values.rate), size);
   try {
     const config: LoadConfig = {
       url: `${url.replace(/^http/, 'ws')}/machine`,
       tokens,
       probes: 0,
-      rate: Number(values.rate),
+      rate,
       perMessage,
       warmupSeconds: warmup,
       seconds,
@@ -153,7 +172,7 @@ async function hub(cluster: RunningCluster, target: string, url: string, tokens:
     await Bun.sleep(warmup * 1000);
     const cpu = meter(cluster);
     await Bun.sleep(seconds * 1000);
-    const cost = cpu.stop((lockers * Number(values.rate) * seconds) / perMessage);
+    const cost = cpu.stop((lockers * rate * seconds) / perMessage);
     const result = JSON.parse(await gen.lines.next('hub load', 60_000)) as LoadResult;
     gen.child.stdin.end();
     await gen.child.exited;
@@ -165,7 +184,7 @@ async function hub(cluster: RunningCluster, target: string, url: string, tokens:
       p50: lat.p50,
       p99: lat.p99,
       errors: result.errors + result.unanswered,
-      extra: `${lockers} × ${values.rate}/s offered, ${result.unanswered} unanswered`,
+      extra: `${lockers} × ${rate}/s offered, ${result.unanswered} unanswered`,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -201,12 +220,12 @@ try {
       if (size === 1) targets.unshift(['1 process, direct (baseline)', `http://127.0.0.1:${port + 1}`]);
       for (const [target, url] of targets) {
         if (values.only !== 'hub') {
-          const m = await rpc(cluster, target, url, cookie);
+          const m = await rpc(cluster, target, url, cookie, size);
           results.push({ load: 'RPC reads (listBusinesses)', m, size });
           console.log(JSON.stringify({ load: 'rpc', ...m }));
         }
         if (values.only !== 'rpc') {
-          const m = await hub(cluster, target, url, tokens);
+          const m = await hub(cluster, target, url, tokens, size);
           results.push({ load: `hub calls (TemperatureReadings × ${values['per-message']})`, m, size });
           console.log(JSON.stringify({ load: 'hub', ...m }));
         }
