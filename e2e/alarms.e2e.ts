@@ -196,7 +196,7 @@ test('an alarm raised while the dashboard is still subscribing to its business s
   });
   await signInAsNew(page, user);
   await expect(openAlarms(page).getByText('No open alarms.')).toBeVisible();
-  await expect.poll(() => held.length).toBeGreaterThan(0);
+  await expect.poll(() => held.map((frame) => JSON.parse(frame).action)).toContain('subscribe');
 
   await locker.control({ do: 'alarm', code: 'EM_0009' });
   await expect
@@ -205,7 +205,6 @@ test('an alarm raised while the dashboard is still subscribing to its business s
       return alarms.map((alarm) => alarm.code);
     })
     .toContain('EM_0009');
-  await expect(alarmItem(page, machine.name)).toHaveCount(0);
 
   hold = false;
   for (const message of held.splice(0)) toServer?.(message);

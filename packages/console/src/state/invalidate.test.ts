@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import type { Notification } from '@medlocker/core';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import {
   catchUpKeysOf,
   catchUpOnSubscribed,
@@ -183,38 +183,70 @@ describe('a subscription the hub confirms', () => {
     const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
     return { client, confirm: (topic: LiveTopic) => confirm(topic), stale, stop };
   }
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 
-  it('reads again the answers read before it (a push between them reached nobody), not those read after', async () => {
+  it('reads again the answers its pushes change that were read before it (a push between reached nobody)', () => {
     const t = setUp();
     t.client.setQueryData(['alarms', 'list', 'b_1', null], { alarms: [] });
     t.client.setQueryData(['machines', 'listMachines', 'b_1', '', false, 'pages'], { pages: [], pageParams: [] });
     t.client.setQueryData(['businesses', 'getBusiness', 'b_1'], { business: { id: 'b_1' } });
-    await tick();
+    t.client.setQueryData(['reports', 'getUsageStats', 'b_1'], { liveOrders: 0 });
     t.confirm({ businessId: 'b_1' });
-    await tick();
-    t.client.setQueryData(['orders', 'get', 'o_1'], { order: { id: 'o_1' } });
     expect(t.stale(['alarms', 'list', 'b_1', null])).toBe(true);
     expect(t.stale(['machines', 'listMachines', 'b_1', '', false, 'pages'])).toBe(true);
-    // Not what pushes change, nor an answer read once the subscription held.
+    // Not what its pushes leave alone, nor the usage stats (their tiles ask again every minute).
     expect(t.stale(['businesses', 'getBusiness', 'b_1'])).toBe(false);
-    expect(t.stale(['orders', 'get', 'o_1'])).toBe(false);
+    expect(t.stale(['reports', 'getUsageStats', 'b_1'])).toBe(false);
     t.stop();
   });
 
-  it('of the notifications reads again only what notification pushes change', async () => {
+  it('leaves alone an answer on its way, and reads one answer once however many confirmations come', async () => {
     const t = setUp();
+    let fetches = 0;
+    const answers: ((value: { alarms: never[] }) => void)[] = [];
+    const key = ['alarms', 'list', 'b_1', null];
+    // Held in the cache, and being read again as the page mounts (stale at once).
+    t.client.setQueryData(key, { alarms: [] });
+    const observer = new QueryObserver(t.client, {
+      queryKey: key,
+      queryFn: () => {
+        fetches++;
+        return new Promise<{ alarms: never[] }>((resolve) => answers.push(resolve));
+      },
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    expect(fetches).toBe(1);
+    t.confirm({ businessId: 'b_1' });
+    expect(fetches).toBe(1);
+    answers[0]?.({ alarms: [] });
+    while (t.client.getQueryState(key)?.fetchStatus !== 'idle') await new Promise((r) => setTimeout(r, 1));
+    // A reconnect: every topic confirmed again at once.
+    t.confirm({ businessId: 'b_1' });
+    t.confirm({ machineId: 'm_1' });
+    t.confirm({ fleet: true });
+    expect(fetches).toBe(2);
+    answers[1]?.({ alarms: [] });
+    unsubscribe();
+    t.stop();
+  });
+
+  it("of the fleet also reads the fleet's summary; of the notifications, only what notification pushes change; of a group, nothing", () => {
+    const t = setUp();
+    t.client.setQueryData(['machines', 'fleetSummary'], { machines: [] });
     t.client.setQueryData(['notifications', 'count'], { count: 0 });
     t.client.setQueryData(['alarms', 'list', null, null], { alarms: [] });
-    await tick();
     t.confirm({ notifications: true });
-    await tick();
     expect(t.stale(['notifications', 'count'])).toBe(true);
     expect(t.stale(['alarms', 'list', null, null])).toBe(false);
+    t.confirm({ groupId: 'g_1' });
+    expect(t.stale(['alarms', 'list', null, null])).toBe(false);
+    expect(t.stale(['machines', 'fleetSummary'])).toBe(false);
+    t.confirm({ fleet: true });
+    expect(t.stale(['machines', 'fleetSummary'])).toBe(true);
+    expect(t.stale(['alarms', 'list', null, null])).toBe(true);
     t.stop();
   });
 
-  it('covers every answer a push of its topic makes stale', () => {
+  it('covers every answer but the usage stats that a push of its topic makes stale', () => {
     const pushes: LivePush[] = [
       { action: 'statusUpdate', params: { machineId: 'm_1', contents: 'loaded' } },
       { action: 'statusUpdate', params: { orderId: 'o_1' } as never },
@@ -222,7 +254,7 @@ describe('a subscription the hub confirms', () => {
       { action: 'notification', params: { notification: {} as never } },
     ];
     const covered = (key: readonly unknown[], keys: readonly (readonly unknown[])[]) =>
-      keys.some((k) => k.every((part, i) => key[i] === part));
+      key[0] === 'reports' || keys.some((k) => k.every((part, i) => key[i] === part));
     for (const push of pushes) {
       for (const key of staleKeysOf(push)) expect(covered(key, catchUpKeysOf({ businessId: 'b_1' }))).toBe(true);
     }

@@ -108,9 +108,10 @@ export function invalidateOnLivePush(
 }
 
 /**
- * Every answer a push of a business, a machine, a group or the fleet can make stale (what
- * {@link staleKeysOf} names for statusUpdate, machineEvent and notification), and of the notifications
- * topic alone (notification pushes).
+ * What a push of a business, a machine or the fleet can make stale (what {@link staleKeysOf} names for
+ * statusUpdate, machineEvent and notification) but the usage stats: their tiles ask again every minute
+ * by themselves, and the estate's cost 60–70 ms of PostgreSQL, which a server restart would otherwise ask
+ * of every open console within its first reconnect second.
  */
 const pushedKeys: readonly QueryKey[] = [
   ['orders'],
@@ -118,41 +119,44 @@ const pushedKeys: readonly QueryKey[] = [
   ['alarms'],
   ['messages'],
   ['notifications'],
-  ['reports', 'getUsageStats'],
   ['machines', 'getMachine'],
   ['machines', 'listMachines'],
   ['machines', 'listMachineStatus'],
   ['machines', 'listEvents'],
 ];
-const notificationKeys: readonly QueryKey[] = [['messages'], ['notifications'], ['reports', 'getUsageStats']];
 
-/** What a subscription to `topic` would have kept up to date: the answers to read again once it holds. */
+/**
+ * What a subscription to `topic` would have kept up to date: the answers to read again once it holds.
+ * The fleet's also its summary (the support dashboard's counts, which its pushes write into the cache,
+ * state/fleet.ts); the notifications topic carries notification pushes alone. A group's topic carries
+ * only its archiving, and archiving is not caught up anywhere: an archive between a page's read and the
+ * confirmation shows at the page's next read, and the server refuses changes to what is archived.
+ */
 export function catchUpKeysOf(topic: LiveTopic): readonly QueryKey[] {
-  return 'notifications' in topic ? notificationKeys : pushedKeys;
+  if ('notifications' in topic) return [['messages'], ['notifications']];
+  if ('groupId' in topic) return [];
+  // state/fleet.ts's fleetKey, named here so that a page without the fleet does not load its module.
+  if ('fleet' in topic) return [...pushedKeys, ['machines', 'fleetSummary']];
+  return pushedKeys;
 }
 
 /**
  * A page reads its answers and subscribes to their pushes at the same time: a push sent after an answer
  * was read but before the hub confirmed the subscription reaches nobody (an alarm raised while the
  * dashboard opens; everything while the socket was down and reconnecting). So when the hub confirms a
- * subscription, the answers it covers that were read before the confirmation are read again. An answer
- * still on its way at that moment is left alone (read again it would cost the server twice on every
- * page): it could miss only a push sent while the server was reading it. Returns an unsubscribe.
+ * subscription, the answers it covers that the cache holds are read again, but not those on their way at
+ * that moment (read again, the first answers of every page would cost the server twice; they could miss
+ * only a push sent while the server was reading them). Several confirmations at once (a reconnect
+ * subscribes again to every topic) read each answer once: the later ones find it on its way. Returns an
+ * unsubscribe.
  */
 export function catchUpOnSubscribed(client: QueryClient, subscribe = onLiveSubscribed): () => void {
   return subscribe((topic) => {
-    const confirmedAt = Date.now();
     for (const queryKey of catchUpKeysOf(topic)) {
-      void client.invalidateQueries(
-        {
-          queryKey,
-          predicate: (query) =>
-            query.state.dataUpdatedAt > 0 &&
-            query.state.dataUpdatedAt <= confirmedAt &&
-            query.state.fetchStatus === 'idle',
-        },
-        { cancelRefetch: false },
-      );
+      void client.invalidateQueries({
+        queryKey,
+        predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.fetchStatus === 'idle',
+      });
     }
   });
 }

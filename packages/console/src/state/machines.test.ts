@@ -42,6 +42,19 @@ describe('machine pushes', () => {
     expect(rows(list)).toEqual([{ ...renamed, online: true, lastSeen: 123 }]);
   });
 
+  it("updates the machine lists when an answer under the same key is not pages (the order form's picker)", () => {
+    client.clear();
+    const picker = ['machines', 'listMachines', 'b_1', false, 'all'];
+    client.setQueryData(picker, [{ id: 'm_1', name: 'Front Locker' }]);
+    client.setQueryData(list, {
+      pages: [{ items: [{ ...machine, online: false }], nextToken: null }],
+      pageParams: [null],
+    });
+    applyMachinePush({ action: 'statusUpdate', params: { machine, online: true, lastSeen: 7 } });
+    expect(rows(list)).toEqual([{ ...machine, online: true, lastSeen: 7 }]);
+    expect(client.getQueryData(picker)).toEqual([{ id: 'm_1', name: 'Front Locker' }]);
+  });
+
   it('puts a new event on top of the event lists it passes the filter of', () => {
     applyMachinePush({ action: 'machineEvent', params: { event } });
     expect(rows(events(null))).toEqual([event]);

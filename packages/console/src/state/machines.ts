@@ -73,8 +73,10 @@ type MachineChange = { machine?: Machine; online?: boolean; lastSeen?: number | 
 
 function changeMachine(client: QueryClient, id: string, change: MachineChange) {
   client.setQueryData<MachineAnswer>(['machines', 'getMachine', id], (before) => before && { ...before, ...change });
+  // Not every answer under the key is pages: the order form's machine picker keeps every machine in one
+  // array (pages/orders/MachinePicker.tsx), which the invalidation that follows the push reads again.
   client.setQueriesData<Pages<MachineRow>>({ queryKey: ['machines', 'listMachines'] }, (data) =>
-    data?.pages.some((page) => page.items.some((m) => m.id === id))
+    isPages(data) && data.pages.some((page) => page.items.some((m) => m.id === id))
       ? {
           ...data,
           pages: data.pages.map((page) => ({
@@ -87,6 +89,8 @@ function changeMachine(client: QueryClient, id: string, change: MachineChange) {
 }
 
 const withoutMachine = ({ machine: _machine, ...rest }: MachineChange) => rest;
+
+const isPages = <T>(data: Pages<T> | undefined): data is Pages<T> => Array.isArray(data?.pages);
 
 /**
  * Puts an event pushed by the hub on top of the machine's cached event lists whose filter it passes.
