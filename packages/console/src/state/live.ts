@@ -89,6 +89,17 @@ function subscribedTopic(frame: unknown): LiveTopic | null {
   return action === 'subscribed' && typeof params === 'object' && params !== null ? (params as LiveTopic) : null;
 }
 
+/** Calls every listener with `value`; one that throws is logged, and the others still hear it. */
+function tell<T>(to: Iterable<(value: T) => void>, value: T) {
+  for (const listener of to) {
+    try {
+      listener(value);
+    } catch (error) {
+      console.warn('live listener failed', error);
+    }
+  }
+}
+
 function send(action: 'subscribe' | 'unsubscribe', topic: LiveTopic) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action, params: topic }));
 }
@@ -113,24 +124,8 @@ function connect() {
       return;
     }
     const confirmed = subscribedTopic(push);
-    if (confirmed) {
-      for (const listener of subscribedListeners) {
-        try {
-          listener(confirmed);
-        } catch (error) {
-          console.warn('live listener failed', error);
-        }
-      }
-      return;
-    }
-    if (!isLivePush(push)) return;
-    for (const listener of listeners) {
-      try {
-        listener(push);
-      } catch (error) {
-        console.warn('live listener failed', error);
-      }
-    }
+    if (confirmed) tell(subscribedListeners, confirmed);
+    else if (isLivePush(push)) tell(listeners, push);
   };
   ws.onclose = (event) => {
     if (socket !== ws) return;
