@@ -174,15 +174,14 @@ test("a pharmacy's Admin sees their business's alarm on the dashboard, acknowled
   await expect(page.getByText('No open alarms.')).toBeVisible();
 });
 
-test('an alarm raised while the dashboard is still subscribing to its business shows once the hub confirms', async ({
-  page,
-}) => {
-  const { business, machine, locker } = await businessWithLocker('07700 900519');
-  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
-  // The console's socket, through the test: the subscription to the business is held back until the
-  // alarm is stored, so its push goes out before the hub knows this tab wants it.
-  const held: string[] = [];
-  let hold = true;
+/**
+ * Routes the page's live socket through the test and holds back the console's frames that `hold`
+ * matches (a subscription) until `release()`: a push the hub sends meanwhile goes out before it knows
+ * this tab wants it. `held()` answers the actions of the frames held so far.
+ */
+async function holdSubscription(page: Page, hold: (frame: string) => boolean) {
+  const frames: string[] = [];
+  let holding = true;
   let toServer: ((message: string) => void) | undefined;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
@@ -190,23 +189,66 @@ test('an alarm raised while the dashboard is still subscribing to its business s
     server.onMessage((message) => ws.send(message));
     ws.onMessage((message) => {
       const text = String(message);
-      if (hold && text.includes(business.id)) held.push(text);
+      if (holding && hold(text)) frames.push(text);
       else server.send(text);
     });
   });
-  await signInAsNew(page, user);
-  await expect(openAlarms(page).getByText('No open alarms.')).toBeVisible();
-  await expect.poll(() => held.map((frame) => JSON.parse(frame).action)).toContain('subscribe');
+  return {
+    held: () => frames.map((frame) => JSON.parse(frame).action as string),
+    release: () => {
+      holding = false;
+      for (const frame of frames.splice(0)) toServer?.(frame);
+    },
+  };
+}
 
+/** Raises EM_0009 on the locker and waits until the alarm is stored. */
+async function raiseStored(locker: SimulatedLocker, businessId: string) {
   await locker.control({ do: 'alarm', code: 'EM_0009' });
   await expect
     .poll(async () => {
-      const { alarms } = await asAdmin<{ alarms: { code: string }[] }>('alarms/list', { businessId: business.id });
+      const { alarms } = await asAdmin<{ alarms: { code: string }[] }>('alarms/list', { businessId });
       return alarms.map((alarm) => alarm.code);
     })
     .toContain('EM_0009');
+}
 
-  hold = false;
-  for (const message of held.splice(0)) toServer?.(message);
+test('an alarm raised while the dashboard is still subscribing to its business shows once the hub confirms', async ({
+  page,
+}) => {
+  const { business, machine, locker } = await businessWithLocker('07700 900519');
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
+  const subscription = await holdSubscription(page, (frame) => frame.includes(business.id));
+  await signInAsNew(page, user);
+  await expect(openAlarms(page).getByText('No open alarms.')).toBeVisible();
+  await expect.poll(subscription.held).toContain('subscribe');
+
+  await raiseStored(locker, business.id);
+  subscription.release();
   await expect(alarmItem(page, machine.name)).toContainText('Open, nobody holds it; told: keyholders');
+});
+
+test("an alarm raised while support's dashboard is still subscribing to the fleet shows in both its lists once the hub confirms", async ({
+  page,
+}) => {
+  const { business, machine, locker } = await businessWithLocker('07700 900520');
+  const subscription = await holdSubscription(page, (frame) => frame.includes('"fleet"'));
+  await logInAsAdmin(page);
+  await expect(page.getByRole('heading', { name: /^Open alarms/ })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Online/ }).getByRole('link', { name: new RegExp(machine.name) }),
+  ).toBeVisible();
+  await expect.poll(subscription.held).toContain('subscribe');
+
+  await raiseStored(locker, business.id);
+  subscription.release();
+  // The open alarms (alarms.list) and the fleet's Active alarms (its summary, which pushes write into).
+  await expect(alarmItem(page, machine.name)).toContainText('Open, nobody holds it; told: keyholders');
+  await expect(
+    page
+      .getByRole('region', { name: 'critical alarms' })
+      .getByRole('listitem')
+      .filter({ hasText: 'EM_0009' })
+      .filter({ hasText: machine.name }),
+  ).toBeVisible();
 });
